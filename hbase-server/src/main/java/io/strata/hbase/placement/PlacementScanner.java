@@ -1,0 +1,152 @@
+package io.strata.hbase.placement;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds a {@link PlacementReport} for an HBase root directory on HDFS. Lists the tree with block
+ * locations in the same NameNode calls ({@code getListing} with locations), so each replica's
+ * storage type is what the NameNode knows now, including the block under construction of an open
+ * WAL. Store files are opened once to read their file info (see {@link StoreFileOrigin}).
+ */
+public final class PlacementScanner {
+  private static final Logger LOG = LoggerFactory.getLogger(PlacementScanner.class);
+
+  private final DistributedFileSystem dfs;
+  private final Configuration conf;
+
+  public PlacementScanner(DistributedFileSystem dfs, Configuration conf) {
+    this.dfs = dfs;
+    this.conf = conf;
+  }
+
+  public PlacementReport scan(Path root) throws IOException {
+    Path qualifiedRoot = dfs.makeQualified(root);
+    String rootPath = Path.getPathWithoutSchemeAndAuthority(qualifiedRoot).toString();
+    if (!dfs.exists(qualifiedRoot)) {
+      throw new FileNotFoundException("HBase root directory " + qualifiedRoot + " does not exist");
+    }
+    PlacementReport report = new PlacementReport(qualifiedRoot.toString());
+    DFSClient client = dfs.getClient();
+    Deque<String> dirs = new ArrayDeque<>();
+    dirs.push(rootPath);
+    while (!dirs.isEmpty()) {
+      String dir = dirs.pop();
+      byte[] startAfter = HdfsFileStatus.EMPTY_NAME;
+      DirectoryListing listing;
+      do {
+        listing = client.listPaths(dir, startAfter, true);
+        if (listing == null) {
+          break; // removed while we walked: HBase moves files around all the time
+        }
+        for (HdfsFileStatus status : listing.getPartialListing()) {
+          String full = status.getFullName(dir);
+          if (status.isDirectory()) {
+            dirs.push(full);
+          } else {
+            PlacedFile file = place(rootPath, full, (HdfsLocatedFileStatus) status);
+            if (file != null) {
+              report.add(file);
+            }
+          }
+        }
+        startAfter = listing.getLastName();
+      } while (listing.hasMore());
+    }
+    return report;
+  }
+
+  private PlacedFile place(String rootPath, String fullPath, HdfsLocatedFileStatus status)
+    throws IOException {
+    String relative = HBaseRootLayout.relativize(new Path(rootPath), new Path(fullPath));
+    FileKind kind;
+    switch (HBaseRootLayout.locate(relative)) {
+      case WAL:
+        kind = FileKind.WAL;
+        break;
+      case OLDWAL:
+        kind = FileKind.OLDWAL;
+        break;
+      case ARCHIVED_STORE_FILE:
+        kind = FileKind.ARCHIVED;
+        break;
+      case STORE_FILE:
+        kind = storeFileKind(fullPath);
+        if (kind == null) {
+          return null;
+        }
+        break;
+      default:
+        kind = FileKind.OTHER;
+    }
+    LocatedBlocks blocks = status.getLocatedBlocks();
+    long bytes = status.getLen();
+    Map<StorageType, Long> replicas = new EnumMap<>(StorageType.class);
+    if (blocks != null) {
+      Map<Long, LocatedBlock> unique = new LinkedHashMap<>();
+      for (LocatedBlock b : blocks.getLocatedBlocks()) {
+        unique.put(b.getBlock().getBlockId(), b);
+      }
+      LocatedBlock last = blocks.getLastLocatedBlock();
+      if (last != null) {
+        unique.putIfAbsent(last.getBlock().getBlockId(), last);
+      }
+      if (blocks.isUnderConstruction()) {
+        bytes = visibleLength(fullPath, bytes);
+      }
+      for (LocatedBlock b : unique.values()) {
+        for (StorageType t : b.getStorageTypes()) {
+          replicas.merge(t, 1L, Long::sum);
+        }
+      }
+    }
+    return new PlacedFile(fullPath, kind, bytes, replicas);
+  }
+
+  /**
+   * The length a reader sees now. For a file open for write (a live WAL) the NameNode's length
+   * leaves out the block being written; the DataNodes know how much of it was flushed.
+   */
+  private long visibleLength(String fullPath, long namenodeLength) throws IOException {
+    try (HdfsDataInputStream in = (HdfsDataInputStream) dfs.open(new Path(fullPath))) {
+      return in.getVisibleLength();
+    } catch (FileNotFoundException e) {
+      return namenodeLength;
+    }
+  }
+
+  /** Flushed or compacted by the file's own metadata; null if the file vanished meanwhile. */
+  private FileKind storeFileKind(String fullPath) throws IOException {
+    Path path = dfs.makeQualified(new Path(fullPath));
+    try (HFile.Reader reader = HFile.createReader(dfs, path, CacheConfig.DISABLED, true, conf)) {
+      return StoreFileOrigin.of(reader.getHFileInfo()).kind();
+    } catch (FileNotFoundException e) {
+      LOG.debug("Store file {} was moved while the placement report ran; skipped", fullPath);
+      return null;
+    } catch (IOException e) {
+      LOG.warn("Cannot read the file info of store file {} ({}); counted as 'other'", fullPath,
+        e.toString());
+      return FileKind.OTHER;
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.strata.local;
+
+import java.io.Closeable;
+import java.io.File;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.LocalHBaseCluster;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HBase on the tiered HDFS: a ZooKeeper server, a master and RegionServers in this JVM, started
+ * the way {@code hbase master start} starts a standalone HBase ({@link LocalHBaseCluster}), with
+ * the root directory {@code /hbase} on the given HDFS.
+ */
+public final class EmbeddedHBase implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedHBase.class);
+
+  /** The HBase root directory on HDFS. */
+  public static final String ROOT_DIR = "/hbase";
+
+  private final MiniZooKeeperCluster zk;
+  private final LocalHBaseCluster cluster;
+  private final Configuration conf;
+  private final Connection connection;
+
+  private EmbeddedHBase(MiniZooKeeperCluster zk, LocalHBaseCluster cluster, Configuration conf,
+    Connection connection) {
+    this.zk = zk;
+    this.cluster = cluster;
+    this.conf = conf;
+    this.connection = connection;
+  }
+
+  public static EmbeddedHBase start(TieredDfsCluster dfs) throws IOException {
+    LocalClusterConfig config = dfs.config();
+    Configuration conf = HBaseConfiguration.create(dfs.configuration());
+    conf.set("fs.defaultFS", dfs.uri().toString());
+    conf.set(HConstants.HBASE_DIR, dfs.uri() + ROOT_DIR);
+    conf.setBoolean(HConstants.CLUSTER_DISTRIBUTED, false);
+    conf.setBoolean(LocalHBaseCluster.ASSIGN_RANDOM_PORTS, true);
+    conf.setInt(HConstants.MASTER_INFO_PORT, -1);
+    conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
+    conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
+    // The embedded cluster is for looking at placement: archive compacted-away files soon.
+    conf.setInt("hbase.hfile.compaction.discharger.interval", 5_000);
+    config.hbaseOverrides().forEach(conf::set);
+
+    File zkDir = new File(config.workDir(), "zookeeper");
+    FileUtil.fullyDelete(zkDir);
+    MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
+    LocalHBaseCluster cluster = null;
+    try {
+      int port = zk.startup(zkDir);
+      conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, port);
+      cluster = new LocalHBaseCluster(conf, 1, config.regionServers());
+      cluster.startup();
+      Connection connection = ConnectionFactory.createConnection(conf);
+      LOG.info("HBase up: root {}, ZooKeeper localhost:{}", conf.get(HConstants.HBASE_DIR), port);
+      return new EmbeddedHBase(zk, cluster, conf, connection);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      shutdown(zk, cluster);
+      throw new IOException("Interrupted while starting ZooKeeper", e);
+    } catch (IOException | RuntimeException e) {
+      shutdown(zk, cluster);
+      throw e;
+    }
+  }
+
+  public Configuration configuration() {
+    return conf;
+  }
+
+  public Connection connection() {
+    return connection;
+  }
+
+  public Path rootDir() {
+    return new Path(conf.get(HConstants.HBASE_DIR));
+  }
+
+  /** The ZooKeeper quorum a client outside this JVM connects to, as host:port. */
+  public String zookeeperQuorum() {
+    return "localhost:" + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT);
+  }
+
+  public HMaster master() {
+    return cluster.getActiveMaster();
+  }
+
+  public HRegionServer regionServer(int index) {
+    return cluster.getRegionServer(index);
+  }
+
+  public int regionServerCount() {
+    return cluster.getRegionServers().size();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      connection.close();
+    } finally {
+      shutdown(zk, cluster);
+    }
+  }
+
+  private static void shutdown(MiniZooKeeperCluster zk, LocalHBaseCluster cluster)
+    throws IOException {
+    try {
+      if (cluster != null) {
+        cluster.shutdown();
+        cluster.join();
+      }
+    } finally {
+      zk.shutdown();
+    }
+  }
+}

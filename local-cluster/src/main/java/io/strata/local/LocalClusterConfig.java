@@ -1,0 +1,131 @@
+package io.strata.local;
+
+import java.io.File;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What the embedded tiered cluster is made of; every value has a default that runs here. */
+public final class LocalClusterConfig {
+  private File workDir = new File(".strata-work/local");
+  private File ramDir;
+  private int dataNodes = 3;
+  private int regionServers = 1;
+  private long ramBytesPerDataNode = 1024L << 20;
+  private long blockSizeBytes = 128L << 20;
+  private boolean startSatisfier = true;
+  private boolean keepData = false;
+  private final Map<String, String> dfsOverrides = new LinkedHashMap<>();
+  private final Map<String, String> hbaseOverrides = new LinkedHashMap<>();
+
+  public File workDir() {
+    return workDir;
+  }
+
+  public LocalClusterConfig workDir(File dir) {
+    this.workDir = dir;
+    return this;
+  }
+
+  /**
+   * The RAM tier's directory; by default one per work dir under /dev/shm, so that a run after a
+   * crash reuses (and wipes) the same one instead of leaking memory.
+   */
+  public File ramDir() {
+    if (ramDir != null) {
+      return ramDir;
+    }
+    String user = System.getProperty("user.name", "strata");
+    String id = Integer.toHexString(workDir.getAbsolutePath().hashCode());
+    return new File("/dev/shm", "strata-" + user + "-" + id);
+  }
+
+  public LocalClusterConfig ramDir(File dir) {
+    this.ramDir = dir;
+    return this;
+  }
+
+  public int dataNodes() {
+    return dataNodes;
+  }
+
+  public LocalClusterConfig dataNodes(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("The cluster needs at least one DataNode, not " + n);
+    }
+    this.dataNodes = n;
+    return this;
+  }
+
+  public int regionServers() {
+    return regionServers;
+  }
+
+  public LocalClusterConfig regionServers(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("The cluster needs at least one RegionServer, not " + n);
+    }
+    this.regionServers = n;
+    return this;
+  }
+
+  public long ramBytesPerDataNode() {
+    return ramBytesPerDataNode;
+  }
+
+  public LocalClusterConfig ramBytesPerDataNode(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("The RAM tier needs a positive size, not " + bytes);
+    }
+    this.ramBytesPerDataNode = bytes;
+    return this;
+  }
+
+  public long blockSizeBytes() {
+    return blockSizeBytes;
+  }
+
+  public LocalClusterConfig blockSizeBytes(long bytes) {
+    this.blockSizeBytes = bytes;
+    return this;
+  }
+
+  public boolean startSatisfier() {
+    return startSatisfier;
+  }
+
+  public LocalClusterConfig startSatisfier(boolean start) {
+    this.startSatisfier = start;
+    return this;
+  }
+
+  /** Keep the RAM tier's directory on shutdown (the work dir is always kept). */
+  public boolean keepData() {
+    return keepData;
+  }
+
+  public LocalClusterConfig keepData(boolean keep) {
+    this.keepData = keep;
+    return this;
+  }
+
+  /** HDFS keys set on the NameNode and DataNodes, after Strata's own. */
+  public Map<String, String> dfsOverrides() {
+    return Collections.unmodifiableMap(dfsOverrides);
+  }
+
+  public LocalClusterConfig dfs(String key, String value) {
+    dfsOverrides.put(key, value);
+    return this;
+  }
+
+  /** HBase keys set on the master and RegionServers, after Strata's own. */
+  public Map<String, String> hbaseOverrides() {
+    return Collections.unmodifiableMap(hbaseOverrides);
+  }
+
+  public LocalClusterConfig hbase(String key, String value) {
+    hbaseOverrides.put(key, value);
+    return this;
+  }
+}
