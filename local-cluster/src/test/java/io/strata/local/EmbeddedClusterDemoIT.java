@@ -1,0 +1,73 @@
+package io.strata.local;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.strata.hbase.placement.FileKind;
+import io.strata.hbase.placement.PlacedFile;
+import io.strata.hbase.placement.PlacementReport;
+import io.strata.hbase.placement.PlacementScanner;
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.Test;
+
+/**
+ * The embedded cluster with HBase on the tiered HDFS runs the demo, and the placement report sees
+ * every kind of file HBase wrote, each file where the NameNode says its replicas are.
+ */
+public class EmbeddedClusterDemoIT {
+
+  @Test
+  public void demoLeavesEveryKindOfFileAndNoRowIsLost() throws Exception {
+    try (TieredDfsCluster dfs = TieredDfsCluster.start(TestClusters.small("demo"));
+      EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
+      PlacementDemo.Outcome outcome =
+        new PlacementDemo(hbase, new PrintStream(System.out), 8L << 20, 1024, 100, 200).run();
+      assertEquals(outcome.reads.calls(), outcome.rowsReadBack);
+
+      long scanned = 0;
+      try (Table t = hbase.connection().getTable(PlacementDemo.TABLE);
+        ResultScanner s = t.getScanner(new Scan())) {
+        for (Result r : s) {
+          scanned++;
+        }
+      }
+      assertEquals(outcome.rows, scanned);
+
+      PlacementReport report =
+        new PlacementScanner(dfs.fileSystem(), hbase.configuration()).scan(hbase.rootDir());
+      System.out.print(report.toTable());
+      for (FileKind kind : new FileKind[] { FileKind.WAL, FileKind.OLDWAL, FileKind.FLUSHED,
+        FileKind.COMPACTED, FileKind.ARCHIVED }) {
+        assertTrue(kind + " files expected:\n" + report.toTable(),
+          report.kind(kind).files() > 0);
+      }
+      // The demo table's family ends with the major-compacted file and the tail's flush.
+      Map<FileKind, Integer> demoFiles = new EnumMap<>(FileKind.class);
+      for (PlacedFile f : report.files()) {
+        if (f.path().startsWith("/hbase/data/default/strata_demo/") && !f.path().contains("/.")
+          && !f.path().contains("recovered.edits")) {
+          demoFiles.merge(f.kind(), 1, Integer::sum);
+        }
+        // every block of a closed, non-empty file has its 3 replicas
+        if (f.bytes() > 0 && f.kind() != FileKind.WAL) {
+          long replicas = f.replicas().values().stream().mapToLong(Long::longValue).sum();
+          assertTrue(f.path() + " " + f.replicas(), replicas > 0 && replicas % 3 == 0);
+        }
+      }
+      assertEquals(Map.of(FileKind.COMPACTED, 1, FileKind.FLUSHED, 1), demoFiles);
+      // Upstream HBase places nothing: the baseline is every replica on DISK (HOT).
+      for (FileKind kind : FileKind.values()) {
+        Map<StorageType, Long> r = report.kind(kind).replicas();
+        assertTrue(kind + " " + r, r.isEmpty() || r.keySet().equals(Set.of(StorageType.DISK)));
+      }
+    }
+  }
+}

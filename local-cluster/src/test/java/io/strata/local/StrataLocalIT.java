@@ -1,0 +1,57 @@
+package io.strata.local;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.hbase.placement.FileKind;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.Test;
+
+/** {@code strata local} end to end: the demo's console report and its JSON document. */
+public class StrataLocalIT {
+
+  @Test
+  public void demoWritesTheDocumentedJson() throws Exception {
+    LocalClusterConfig c = TestClusters.small("cli");
+    File json = new File(c.workDir(), "report.json");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    int code = StrataLocal.run(new String[] { "--work-dir", c.workDir().getPath(), "--ram-dir",
+      c.ramDir().getPath(), "--ram-mb", "256", "--data-mb", "8", "--reads", "100", "--json",
+      json.getPath() }, new PrintStream(console, true, StandardCharsets.UTF_8));
+    String out = console.toString(StandardCharsets.UTF_8);
+    System.out.print(out);
+    assertEquals(0, code);
+    assertTrue(out, out.contains("Placement of hdfs://"));
+    assertTrue(out, out.contains("100 of 100 sampled rows read back"));
+    assertTrue("RAM tier directory removed on shutdown", !c.ramDir().exists());
+
+    JsonNode doc = new ObjectMapper().readTree(json);
+    JsonNode kinds = doc.get("kinds");
+    for (FileKind kind : FileKind.values()) {
+      JsonNode k = kinds.get(kind.jsonName());
+      assertTrue(kind + " missing in " + doc, k != null);
+      assertTrue(k.get("files").isIntegralNumber());
+      assertTrue(k.get("bytes").isIntegralNumber());
+      assertTrue(k.get("replicas").isObject());
+    }
+    assertTrue(kinds.get("archived").get("files").asLong() > 0);
+    assertTrue(kinds.get("archived").get("replicas").get("DISK").asLong() > 0);
+    assertEquals(100, doc.get("workload").get("rows_read_back").asLong());
+    assertTrue(doc.get("workload").get("put").get("latency_us_p50").asLong() > 0);
+  }
+
+  @Test
+  public void refusesARamTierLargerThanItsFileSystem() throws Exception {
+    LocalClusterConfig c = TestClusters.small("full");
+    long tooBig = (c.ramDir().getParentFile().getUsableSpace() >> 20) + 1024;
+    int code = StrataLocal.run(new String[] { "--work-dir", c.workDir().getPath(), "--ram-dir",
+      c.ramDir().getPath(), "--ram-mb", Long.toString(tooBig), "--datanodes", "1" },
+      new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertEquals(1, code);
+  }
+}
