@@ -16,6 +16,7 @@ import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.apache.commons.cli.ParseException;
+import sun.misc.Signal;
 
 /**
  * {@code strata local}: the embedded tiered cluster (HDFS with NVDIMM/SSD/DISK/ARCHIVE volumes,
@@ -182,15 +183,14 @@ public final class StrataLocal {
 
   private static void serve(TieredDfsCluster dfs, EmbeddedHBase hbase, PrintStream out) {
     CountDownLatch stop = new CountDownLatch(1);
-    Thread main = Thread.currentThread();
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      stop.countDown();
-      try {
-        main.join(60_000); // let the main thread shut the cluster down cleanly
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "strata-local-shutdown"));
+    // Take Ctrl-C and TERM ourselves: in JVM shutdown hooks, Hadoop's own hooks race the
+    // cluster's shutdown (DataNodes fail to stop cleanly). The main thread stops the cluster.
+    for (String name : new String[] { "INT", "TERM" }) {
+      Signal.handle(new Signal(name), s -> {
+        out.println("[local] " + s.getName() + " received; stopping the cluster");
+        stop.countDown();
+      });
+    }
     out.println();
     out.println("Serving. Connect with:");
     out.println("  hbase.zookeeper.quorum = " + hbase.zookeeperQuorum());

@@ -53,5 +53,6 @@ public class StrataLocalIT {
       c.ramDir().getPath(), "--ram-mb", Long.toString(tooBig), "--datanodes", "1" },
       new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     assertEquals(1, code);
+    assertTrue("no RAM tier directory left behind", !c.ramDir().exists());
   }
 }

@@ -30,11 +30,15 @@ public final class RamDiskDirectory {
    * @throws IOException with the directory, the free and the required space when it cannot
    */
   public static RamDiskDirectory prepare(File dir, long requiredBytes) throws IOException {
-    if (!dir.isDirectory() && !dir.mkdirs()) {
+    boolean created = !dir.isDirectory();
+    if (created && !dir.mkdirs()) {
       throw new IOException("Cannot create the RAM tier directory " + dir);
     }
     long usable = dir.getUsableSpace();
     if (usable < requiredBytes) {
+      if (created) {
+        Files.deleteIfExists(dir.toPath());
+      }
       throw new IOException(String.format(Locale.ROOT,
         "The RAM tier directory %s has %d MiB free but %d MiB are needed; free memory in its "
           + "file system, give a smaller RAM tier size, or another directory",
