@@ -28,6 +28,9 @@ public final class EmbeddedHBase implements Closeable {
   /** The HBase root directory on HDFS. */
   public static final String ROOT_DIR = "/hbase";
 
+  /** Strata's placement settings, shipped in strata-hbase-server. */
+  public static final String TIERING_SITE = "strata-tiering-site.xml";
+
   private final MiniZooKeeperCluster zk;
   private final LocalHBaseCluster cluster;
   private final Configuration conf;
@@ -44,6 +47,9 @@ public final class EmbeddedHBase implements Closeable {
   public static EmbeddedHBase start(TieredDfsCluster dfs) throws IOException {
     LocalClusterConfig config = dfs.config();
     Configuration conf = HBaseConfiguration.create(dfs.configuration());
+    if (config.tieredPlacement()) {
+      conf.addResource(TIERING_SITE);
+    }
     conf.set("fs.defaultFS", dfs.uri().toString());
     conf.set(HConstants.HBASE_DIR, dfs.uri() + ROOT_DIR);
     conf.setBoolean(HConstants.CLUSTER_DISTRIBUTED, false);
@@ -51,6 +57,9 @@ public final class EmbeddedHBase implements Closeable {
     conf.setInt(HConstants.MASTER_INFO_PORT, -1);
     conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
     conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
+    // Each open WAL reserves a whole block on its volume: 64 MiB (upstream: 2 x the HDFS block
+    // size) keeps the live WALs of master, meta and RegionServers within a small RAM tier.
+    conf.setLong("hbase.regionserver.hlog.blocksize", 64L << 20);
     // The embedded cluster is for looking at placement: archive compacted-away files soon.
     conf.setInt("hbase.hfile.compaction.discharger.interval", 5_000);
     config.hbaseOverrides().forEach(conf::set);

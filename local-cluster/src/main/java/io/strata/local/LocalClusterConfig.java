@@ -15,6 +15,8 @@ public final class LocalClusterConfig {
   private long blockSizeBytes = 128L << 20;
   private boolean startSatisfier = true;
   private boolean keepData = false;
+  private boolean tieredPlacement = true;
+  private long ssdBytesPerDataNode = -1;
   private final Map<String, String> dfsOverrides = new LinkedHashMap<>();
   private final Map<String, String> hbaseOverrides = new LinkedHashMap<>();
 
@@ -106,6 +108,26 @@ public final class LocalClusterConfig {
 
   public LocalClusterConfig keepData(boolean keep) {
     this.keepData = keep;
+    return this;
+  }
+
+  /** Strata's placement ({@code strata-tiering-site.xml}); false runs upstream HBase's. */
+  public boolean tieredPlacement() {
+    return tieredPlacement;
+  }
+
+  public LocalClusterConfig tieredPlacement(boolean on) {
+    this.tieredPlacement = on;
+    return this;
+  }
+
+  /** Capacity of each DataNode's SSD volume; -1 (default) for its file system's real space. */
+  public long ssdBytesPerDataNode() {
+    return ssdBytesPerDataNode;
+  }
+
+  public LocalClusterConfig ssdBytesPerDataNode(long bytes) {
+    this.ssdBytesPerDataNode = bytes;
     return this;
   }
 

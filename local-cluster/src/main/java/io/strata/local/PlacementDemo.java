@@ -1,9 +1,13 @@
 package io.strata.local;
 
+import io.strata.hbase.tiering.TieringKeys;
+import io.strata.hdfs.mover.PlacementCheck;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.ServerName;
@@ -29,6 +35,7 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
 
 /**
@@ -39,7 +46,13 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  */
 public final class PlacementDemo {
   public static final TableName TABLE = TableName.valueOf("strata_demo");
+  /** The family of the rows' 1 KiB values: large compactions. */
   public static final byte[] FAMILY = Bytes.toBytes("d");
+  /** A family of 64-byte values: small compactions, placed apart from the large ones. */
+  public static final byte[] SMALL_FAMILY = Bytes.toBytes("s");
+  /** The default compaction size threshold of the demo table, below the large family's. */
+  public static final String COMPACTION_THRESHOLD = "64m";
+  private static final int SMALL_VALUE_BYTES = 64;
   private static final byte[] QUALIFIER = Bytes.toBytes("v");
   private static final long WAIT_MS = TimeUnit.SECONDS.toMillis(120);
 
@@ -49,11 +62,23 @@ public final class PlacementDemo {
   private final int valueBytes;
   private final int rowsPerBatch;
   private final int reads;
+  private final String compactionThreshold;
 
   private long rowsWritten;
+  private long archivedAtNanos;
 
   public PlacementDemo(EmbeddedHBase hbase, PrintStream out, long dataBytes, int valueBytes,
     int rowsPerBatch, int reads) {
+    this(hbase, out, dataBytes, valueBytes, rowsPerBatch, reads, COMPACTION_THRESHOLD);
+  }
+
+  /**
+   * @param compactionThreshold the table's {@code strata.compaction.size.threshold}: between the
+   *                            small family's and the large family's compaction size
+   */
+  public PlacementDemo(EmbeddedHBase hbase, PrintStream out, long dataBytes, int valueBytes,
+    int rowsPerBatch, int reads, String compactionThreshold) {
+    this.compactionThreshold = compactionThreshold;
     this.hbase = hbase;
     this.out = out;
     this.dataBytes = dataBytes;
@@ -68,12 +93,16 @@ public final class PlacementDemo {
     public final long rowsReadBack;
     public final LatencyRecorder writes;
     public final LatencyRecorder reads;
+    /** Seconds from archiving until the archived files' and old WALs' blocks were in place. */
+    public final double placementLagSeconds;
 
-    Outcome(long rows, long rowsReadBack, LatencyRecorder writes, LatencyRecorder reads) {
+    Outcome(long rows, long rowsReadBack, LatencyRecorder writes, LatencyRecorder reads,
+      double placementLagSeconds) {
       this.rows = rows;
       this.rowsReadBack = rowsReadBack;
       this.writes = writes;
       this.reads = reads;
+      this.placementLagSeconds = placementLagSeconds;
     }
   }
 
@@ -99,7 +128,10 @@ public final class PlacementDemo {
     LatencyRecorder readLatency = new LatencyRecorder("get");
     step("reading %d random rows back", reads);
     long found = readBack(readLatency);
-    return new Outcome(rowsWritten, found, writes, readLatency);
+    step("waiting until archived HFiles and rolled WALs are on their storage policy's tier");
+    double settleSeconds = waitForPlacement();
+    step("  placed %.1f s after HBase archived them", settleSeconds);
+    return new Outcome(rowsWritten, found, writes, readLatency, settleSeconds);
   }
 
   private void createTable(Admin admin) throws IOException {
@@ -111,6 +143,8 @@ public final class PlacementDemo {
     long flushSize = Math.max(4L << 20, Math.min(128L << 20, dataBytes / 4));
     admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
       .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(SMALL_FAMILY))
+      .setValue(TieringKeys.COMPACTION_THRESHOLD, compactionThreshold)
       .setMemStoreFlushSize(flushSize)
       // One region: a split would leave reference files and a parent region to clean up.
       .setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName())
@@ -129,11 +163,13 @@ public final class PlacementDemo {
         for (int i = 0; i < n; i++) {
           byte[] value = new byte[valueBytes];
           random.nextBytes(value);
-          batch.add(new Put(rowKey(row + i)).addColumn(FAMILY, QUALIFIER, value));
+          byte[] small = Arrays.copyOf(value, SMALL_VALUE_BYTES);
+          batch.add(new Put(rowKey(row + i)).addColumn(FAMILY, QUALIFIER, value)
+            .addColumn(SMALL_FAMILY, QUALIFIER, small));
         }
         long start = System.nanoTime();
         table.put(batch);
-        latency.record(start, System.nanoTime(), n, (long) n * valueBytes);
+        latency.record(start, System.nanoTime(), n, (long) n * (valueBytes + SMALL_VALUE_BYTES));
         row += n;
         rowsWritten += n;
         if (row >= nextReport && row < end) {
@@ -168,16 +204,24 @@ public final class PlacementDemo {
     return files;
   }
 
-  /** Major-compacts through the Admin API and waits until none of the old store files is live. */
+  /**
+   * Major-compacts through the Admin API and waits until none of the old store files is live. A
+   * request that meets a running minor compaction of the same store can be dropped; it is made
+   * again once the table is idle.
+   */
   private void majorCompact(Admin admin) throws IOException {
     Set<Path> before = storeFiles();
-    admin.majorCompact(TABLE);
     long deadline = System.currentTimeMillis() + WAIT_MS;
+    long lastRequest = 0;
     while (true) {
       Set<Path> now = storeFiles();
-      boolean replaced = now.stream().noneMatch(before::contains) && !now.isEmpty();
-      if (replaced && admin.getCompactionState(TABLE) == CompactionState.NONE) {
+      boolean idle = admin.getCompactionState(TABLE) == CompactionState.NONE;
+      if (idle && !now.isEmpty() && now.stream().noneMatch(before::contains)) {
         return;
+      }
+      if (idle && System.currentTimeMillis() - lastRequest > 5_000) {
+        admin.majorCompact(TABLE);
+        lastRequest = System.currentTimeMillis();
       }
       sleepUntil(deadline, "the major compaction of " + TABLE);
     }
@@ -192,6 +236,7 @@ public final class PlacementDemo {
       boolean compactedLeft = regions().stream().flatMap(r -> r.getStores().stream())
         .anyMatch(s -> s.getCompactedFilesCount() > 0);
       if (!compactedLeft && fs.exists(archive)) {
+        archivedAtNanos = System.nanoTime();
         return;
       }
       sleepUntil(deadline, "HBase to archive compacted files of " + TABLE);
@@ -226,6 +271,44 @@ public final class PlacementDemo {
       }
     }
     return n;
+  }
+
+  /**
+   * Waits until every archived HFile of the table and every rolled WAL has its blocks where its
+   * storage policy wants them; returns the seconds since the archiving was seen.
+   */
+  private double waitForPlacement() throws IOException {
+    FileSystem fs = hbase.rootDir().getFileSystem(hbase.configuration());
+    if (!(fs instanceof DistributedFileSystem)) {
+      return 0;
+    }
+    DistributedFileSystem dfs = (DistributedFileSystem) fs;
+    List<Path> moved = new ArrayList<>();
+    for (Path dir : new Path[] { HFileArchiveUtil.getTableArchivePath(hbase.rootDir(), TABLE),
+      new Path(hbase.rootDir(), HConstants.HREGION_OLDLOGDIR_NAME) }) {
+      RemoteIterator<LocatedFileStatus> it = dfs.listFiles(dir, true);
+      while (it.hasNext()) {
+        moved.add(it.next().getPath());
+      }
+    }
+    long deadline = System.currentTimeMillis() + WAIT_MS;
+    while (true) {
+      List<Path> pending = new ArrayList<>();
+      for (Path p : moved) {
+        try {
+          if (!PlacementCheck.satisfied(dfs, p)) {
+            pending.add(p);
+          }
+        } catch (FileNotFoundException e) {
+          // cleaned up meanwhile
+        }
+      }
+      if (pending.isEmpty()) {
+        return (System.nanoTime() - archivedAtNanos) / 1e9;
+      }
+      moved = pending;
+      sleepUntil(deadline, pending.size() + " files to reach their tier, e.g. " + pending.get(0));
+    }
   }
 
   private long readBack(LatencyRecorder latency) throws IOException {

@@ -48,6 +48,8 @@ public final class StrataLocal {
       "keep the cluster up for clients until Ctrl-C (skips the demo unless --demo)");
     o.addOption(null, "demo", false, "with --serve: run the demo first");
     o.addOption(null, "keep", false, "keep the RAM tier directory on shutdown");
+    o.addOption(null, "upstream", false,
+      "run upstream HBase's placement instead of Strata's (the baseline)");
     o.addOption(Option.builder().longOpt("hbase").hasArg().argName("KEY=VALUE")
       .desc("set an HBase configuration key (repeatable)").build());
     o.addOption(Option.builder().longOpt("dfs").hasArg().argName("KEY=VALUE")
@@ -148,6 +150,8 @@ public final class StrataLocal {
     out.println(outcome.reads.summary());
     out.printf(Locale.ROOT, "rows written %d; %d of %d sampled rows read back%n", outcome.rows,
       outcome.rowsReadBack, outcome.reads.calls());
+    out.printf(Locale.ROOT, "archived HFiles and rolled WALs on their tier %.1f s after "
+      + "archiving%n", outcome.placementLagSeconds);
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
       writeJson(file, report, outcome, dfs);
@@ -172,6 +176,8 @@ public final class StrataLocal {
     workload.put("rows_written", outcome.rows);
     workload.put("rows_sampled", outcome.reads.calls());
     workload.put("rows_read_back", outcome.rowsReadBack);
+    workload.put("placement_lag_s", outcome.placementLagSeconds);
+    cluster.put("placement", dfs.config().tieredPlacement() ? "strata" : "upstream");
     outcome.writes.toJson(workload.putObject("put"));
     outcome.reads.toJson(workload.putObject("get"));
     File parent = file.getAbsoluteFile().getParentFile();
@@ -219,6 +225,7 @@ public final class StrataLocal {
     c.dataNodes((int) positive(cl, "datanodes", 3));
     c.regionServers((int) positive(cl, "regionservers", 1));
     c.keepData(cl.hasOption("keep"));
+    c.tieredPlacement(!cl.hasOption("upstream"));
     for (String kv : values(cl, "hbase")) {
       String[] p = keyValue(kv, "--hbase");
       c.hbase(p[0], p[1]);

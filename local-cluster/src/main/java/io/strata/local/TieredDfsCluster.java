@@ -76,8 +76,9 @@ public final class TieredDfsCluster implements Closeable {
       Configuration overlay = new Configuration(false);
       overlay.set(DFSConfigKeys.DFS_DATANODE_DATA_DIR_KEY, dirs);
       overlays[i] = overlay;
-      // Only the RAM tier is capped; the others report their file system's real space.
-      capacities[i] = new long[] { config.ramBytesPerDataNode(), -1L, -1L, -1L };
+      // The RAM tier is capped; the others report their file system's real space unless set.
+      capacities[i] = new long[] { config.ramBytesPerDataNode(), config.ssdBytesPerDataNode(),
+        -1L, -1L };
     }
     MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, dfsBase)
       .numDataNodes(n)

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.strata.hbase.placement.FileKind;
+import io.strata.hbase.placement.KindStats;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementReport;
 import io.strata.hbase.placement.PlacementScanner;
@@ -19,17 +20,24 @@ import org.apache.hadoop.hbase.client.Table;
 import org.junit.Test;
 
 /**
- * The embedded cluster with HBase on the tiered HDFS runs the demo, and the placement report sees
- * every kind of file HBase wrote, each file where the NameNode says its replicas are.
+ * The embedded cluster with HBase on the tiered HDFS and Strata's placement runs the demo: the
+ * placement report sees every kind of file, each on its tier (WAL on NVDIMM, oldWAL on DISK,
+ * flushed on SSD, small compaction on SSD, large on DISK, archived on ARCHIVE), and no row is lost.
  */
 public class EmbeddedClusterDemoIT {
+
+  private static void assertOnlyOn(PlacementReport report, FileKind kind, StorageType type) {
+    KindStats s = report.kind(kind);
+    assertTrue(kind + " has replicas", s.totalReplicas() > 0);
+    assertEquals(kind + " " + s.replicas(), 1.0, s.share(type), 0.0);
+  }
 
   @Test
   public void demoLeavesEveryKindOfFileAndNoRowIsLost() throws Exception {
     try (TieredDfsCluster dfs = TieredDfsCluster.start(TestClusters.small("demo"));
       EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
       PlacementDemo.Outcome outcome =
-        new PlacementDemo(hbase, new PrintStream(System.out), 8L << 20, 1024, 100, 200).run();
+        new PlacementDemo(hbase, new PrintStream(System.out), 8L << 20, 1024, 100, 200, "4m").run();
       assertEquals(outcome.reads.calls(), outcome.rowsReadBack);
 
       long scanned = 0;
@@ -62,12 +70,21 @@ public class EmbeddedClusterDemoIT {
           assertTrue(f.path() + " " + f.replicas(), replicas > 0 && replicas % 3 == 0);
         }
       }
-      assertEquals(Map.of(FileKind.COMPACTED, 1, FileKind.FLUSHED, 1), demoFiles);
-      // Upstream HBase places nothing: the baseline is every replica on DISK (HOT).
-      for (FileKind kind : FileKind.values()) {
-        Map<StorageType, Long> r = report.kind(kind).replicas();
-        assertTrue(kind + " " + r, r.isEmpty() || r.keySet().equals(Set.of(StorageType.DISK)));
+      // one compacted and one flushed file per family ('d' and 's')
+      assertEquals(Map.of(FileKind.COMPACTED, 2, FileKind.FLUSHED, 2), demoFiles);
+      // Strata's placement (strata-tiering-site.xml): each kind on its tier, all replicas.
+      assertOnlyOn(report, FileKind.WAL, StorageType.NVDIMM);
+      assertOnlyOn(report, FileKind.OLDWAL, StorageType.DISK);
+      assertOnlyOn(report, FileKind.FLUSHED, StorageType.SSD);
+      assertOnlyOn(report, FileKind.ARCHIVED, StorageType.ARCHIVE);
+      // the small family's major compaction is below the demo's threshold, the large one's not
+      for (PlacedFile f : report.files()) {
+        if (f.kind() == FileKind.COMPACTED && f.path().contains("/strata_demo/")) {
+          StorageType want = f.path().contains("/s/") ? StorageType.SSD : StorageType.DISK;
+          assertEquals(f.path(), Set.of(want), f.replicas().keySet());
+        }
       }
+      assertTrue(outcome.placementLagSeconds < 60);
     }
   }
 }

@@ -16,13 +16,13 @@ import org.junit.Test;
 public class StrataLocalIT {
 
   @Test
-  public void demoWritesTheDocumentedJson() throws Exception {
+  public void upstreamDemoWritesTheDocumentedJson() throws Exception {
     LocalClusterConfig c = TestClusters.small("cli");
     File json = new File(c.workDir(), "report.json");
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     int code = StrataLocal.run(new String[] { "--work-dir", c.workDir().getPath(), "--ram-dir",
       c.ramDir().getPath(), "--ram-mb", "256", "--data-mb", "8", "--reads", "100", "--json",
-      json.getPath() }, new PrintStream(console, true, StandardCharsets.UTF_8));
+      json.getPath(), "--upstream" }, new PrintStream(console, true, StandardCharsets.UTF_8));
     String out = console.toString(StandardCharsets.UTF_8);
     System.out.print(out);
     assertEquals(0, code);
@@ -39,8 +39,14 @@ public class StrataLocalIT {
       assertTrue(k.get("bytes").isIntegralNumber());
       assertTrue(k.get("replicas").isObject());
     }
-    assertTrue(kinds.get("archived").get("files").asLong() > 0);
+    // Upstream HBase places nothing: every replica of every kind on DISK (HOT), the baseline.
+    for (FileKind kind : FileKind.values()) {
+      JsonNode replicas = kinds.get(kind.jsonName()).get("replicas");
+      assertTrue(kind + " " + replicas, replicas.size() == 0
+        || (replicas.size() == 1 && replicas.has("DISK")));
+    }
     assertTrue(kinds.get("archived").get("replicas").get("DISK").asLong() > 0);
+    assertEquals("upstream", doc.get("cluster").get("placement").asText());
     assertEquals(100, doc.get("workload").get("rows_read_back").asLong());
     assertTrue(doc.get("workload").get("put").get("latency_us_p50").asLong() > 0);
   }

@@ -13,6 +13,6 @@ final class TestClusters {
     return new LocalClusterConfig()
       .workDir(new File("target/it-work/" + id))
       .ramDir(new File("/dev/shm/strata-it-" + id))
-      .ramBytesPerDataNode(256L << 20);
+      .ramBytesPerDataNode(1024L << 20);
   }
 }

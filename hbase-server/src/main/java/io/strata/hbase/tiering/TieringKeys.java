@@ -1,0 +1,54 @@
+package io.strata.hbase.tiering;
+
+/**
+ * Configuration keys of Strata's tiered placement. Each can be set in hbase-site.xml, on a table
+ * or on a column family ({@code alter 't', {NAME => 'cf', CONFIGURATION => {KEY => VALUE}}}); the
+ * narrowest wins. Values are HDFS storage policy names.
+ */
+public final class TieringKeys {
+  private TieringKeys() {
+  }
+
+  /**
+   * The store engine that places flushed and compacted HFiles and moves archived ones:
+   * {@code hbase.hstore.engine.class = io.strata.hbase.tiering.TieredStoreEngine}.
+   */
+  public static final String ENGINE_CLASS = "io.strata.hbase.tiering.TieredStoreEngine";
+
+  /** Policy pinned on every flushed HFile. Default {@value #FLUSH_POLICY_DEFAULT}. */
+  public static final String FLUSH_POLICY = "strata.flush.storage.policy";
+  public static final String FLUSH_POLICY_DEFAULT = "ALL_SSD";
+
+  /**
+   * Policy of a compaction whose input is below {@link #COMPACTION_THRESHOLD}.
+   * Default {@value #COMPACTION_SMALL_POLICY_DEFAULT}.
+   */
+  public static final String COMPACTION_SMALL_POLICY = "strata.compaction.storage.policy.small";
+  public static final String COMPACTION_SMALL_POLICY_DEFAULT = "ALL_SSD";
+
+  /** Policy of a larger compaction. Default {@value #COMPACTION_LARGE_POLICY_DEFAULT}. */
+  public static final String COMPACTION_LARGE_POLICY = "strata.compaction.storage.policy.large";
+  public static final String COMPACTION_LARGE_POLICY_DEFAULT = "HOT";
+
+  /**
+   * Bytes of compaction input (the sum of the compacted files, an upper bound of the output)
+   * from which a compaction is large. Default 1.5 GiB, the storage-media study's split.
+   */
+  public static final String COMPACTION_THRESHOLD = "strata.compaction.size.threshold";
+  public static final long COMPACTION_THRESHOLD_DEFAULT = 1536L << 20;
+
+  /**
+   * Policy of HFiles HBase archives after compacting them away; their blocks are moved there.
+   * Default {@value #ARCHIVE_POLICY_DEFAULT}.
+   */
+  public static final String ARCHIVE_POLICY = "strata.archive.storage.policy";
+  public static final String ARCHIVE_POLICY_DEFAULT = "COLD";
+
+  /**
+   * Policy of rolled WALs in oldWALs/; their blocks are moved there after the rename.
+   * Default {@value #OLDWAL_POLICY_DEFAULT}. (Live WALs use upstream's
+   * {@code hbase.wal.storage.policy}.)
+   */
+  public static final String OLDWAL_POLICY = "strata.oldwal.storage.policy";
+  public static final String OLDWAL_POLICY_DEFAULT = "HOT";
+}

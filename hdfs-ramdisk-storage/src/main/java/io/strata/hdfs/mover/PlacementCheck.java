@@ -1,0 +1,51 @@
+package io.strata.hdfs.mover;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+
+/**
+ * Whether a file's replicas are where its effective storage policy wants them: for every block,
+ * the storage types of its replicas equal the policy's choice for the block's replication (as a
+ * multiset). Two NameNode calls per file; no namespace scan.
+ */
+public final class PlacementCheck {
+  private PlacementCheck() {
+  }
+
+  /** The blocks of {@code file} whose replicas are not where its policy wants them. */
+  public static List<LocatedBlock> misplacedBlocks(DistributedFileSystem dfs, Path file)
+    throws IOException {
+    DFSClient client = dfs.getClient();
+    String src = Path.getPathWithoutSchemeAndAuthority(dfs.makeQualified(file)).toString();
+    BlockStoragePolicy policy = client.getStoragePolicy(src);
+    LocatedBlocks blocks = client.getLocatedBlocks(src, 0, Long.MAX_VALUE);
+    if (blocks == null) {
+      throw new FileNotFoundException(src);
+    }
+    List<LocatedBlock> misplaced = new ArrayList<>();
+    for (LocatedBlock b : blocks.getLocatedBlocks()) {
+      List<StorageType> want = new ArrayList<>(
+        policy.chooseStorageTypes((short) b.getLocations().length));
+      for (StorageType have : b.getStorageTypes()) {
+        if (!want.remove(have)) {
+          misplaced.add(b);
+          break;
+        }
+      }
+    }
+    return misplaced;
+  }
+
+  public static boolean satisfied(DistributedFileSystem dfs, Path file) throws IOException {
+    return misplacedBlocks(dfs, file).isEmpty();
+  }
+}
