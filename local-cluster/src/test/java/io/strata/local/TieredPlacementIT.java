@@ -7,9 +7,13 @@ import static org.junit.Assert.fail;
 import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hbase.tiering.MigrateTool;
 import io.strata.hbase.tiering.TieringKeys;
 import io.strata.hbase.tiering.TieringMetrics;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -123,6 +127,32 @@ public class TieredPlacementIT {
     assertEquals(files.toString(), 2, files.size());
     assertTrue(files.toString(), files.contains(EnumSet.of(StorageType.SSD)));
     assertTrue(files.toString(), files.contains(EnumSet.of(StorageType.DISK)));
+  }
+
+  @Test
+  public void migrateMovesExistingFilesToTheNewPolicy() throws Exception {
+    TableName table = TableName.valueOf("migrated");
+    Admin admin = hbase.connection().getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(family("f", null, null)).setColumnFamily(family("g", null, null)).build());
+    writeAndFlush(table, "f", "g");
+    writeAndFlush(table, "f", "g");
+    admin.modifyColumnFamily(table, family("f", TieringKeys.FLUSH_POLICY, "HOT"));
+    assertEquals(List.of(EnumSet.of(StorageType.SSD), EnumSet.of(StorageType.SSD)),
+      flushedFiles(table, "f"));
+
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    int code = MigrateTool.run(new String[] { "--table", table.getNameAsString(), "--family", "f",
+      "--timeout", "60" }, hbase.configuration(),
+      new PrintStream(console, true, StandardCharsets.UTF_8));
+    String out = console.toString(StandardCharsets.UTF_8);
+    assertEquals(out, 0, code);
+    assertTrue(out, out.contains("2 files to move") && out.contains("moved 2/2 files"));
+    assertEquals(List.of(EnumSet.of(StorageType.DISK), EnumSet.of(StorageType.DISK)),
+      flushedFiles(table, "f"));
+    // the other family was not touched
+    assertEquals(List.of(EnumSet.of(StorageType.SSD), EnumSet.of(StorageType.SSD)),
+      flushedFiles(table, "g"));
   }
 
   @Test

@@ -41,6 +41,14 @@ public final class PlacementScanner {
   }
 
   public PlacementReport scan(Path root) throws IOException {
+    return scan(root, "");
+  }
+
+  /**
+   * Like {@link #scan(Path)}, but lists only the given subtrees of the root (paths relative to
+   * it, e.g. {@code data/default/t}); a missing subtree is skipped.
+   */
+  public PlacementReport scan(Path root, String... subtrees) throws IOException {
     Path qualifiedRoot = dfs.makeQualified(root);
     String rootPath = Path.getPathWithoutSchemeAndAuthority(qualifiedRoot).toString();
     if (!dfs.exists(qualifiedRoot)) {
@@ -49,7 +57,9 @@ public final class PlacementScanner {
     PlacementReport report = new PlacementReport(qualifiedRoot.toString());
     DFSClient client = dfs.getClient();
     Deque<String> dirs = new ArrayDeque<>();
-    dirs.push(rootPath);
+    for (String subtree : subtrees) {
+      dirs.push(subtree.isEmpty() ? rootPath : new Path(rootPath, subtree).toString());
+    }
     while (!dirs.isEmpty()) {
       String dir = dirs.pop();
       byte[] startAfter = HdfsFileStatus.EMPTY_NAME;

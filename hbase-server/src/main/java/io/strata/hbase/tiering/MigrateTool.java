@@ -1,0 +1,209 @@
+package io.strata.hbase.tiering;
+
+import io.strata.hbase.placement.FileKind;
+import io.strata.hbase.placement.PlacedFile;
+import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hdfs.mover.PlacementCheck;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.HelpFormatter;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.regionserver.StoreUtils;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+
+/**
+ * {@code strata migrate}: moves a table's existing HFiles to their kind's current policy, after
+ * an {@code alter} changed it (new files follow the new policy on their own). Flushed files go
+ * to the flush policy, compacted files to the small or large compaction policy by their length,
+ * archived files to the archive policy. Only the table's own directories are listed; each file
+ * that is not where its policy wants it is moved by the Storage Policy Satisfier.
+ */
+public final class MigrateTool {
+  private static final String HEADER = "Moves the existing HFiles of a table (or one family) to the "
+    + "storage policy their kind has now, and waits until their blocks are there.\n\n";
+
+  private MigrateTool() {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "table", true, "table, as [namespace:]name (required)");
+    o.addOption(null, "family", true, "only this column family");
+    o.addOption(null, "zk", true, "ZooKeeper quorum host:port (default: hbase-site on the classpath)");
+    o.addOption(null, "root", true,
+      "HBase root directory URI (default: hbase.rootdir of the configuration)");
+    o.addOption(null, "timeout", true, "seconds to wait for the blocks to move (default 300)");
+    o.addOption(null, "no-wait", false, "queue the moves and return");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, HBaseConfiguration.create(), System.out));
+  }
+
+  public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
+    Options options = options();
+    CommandLine cl;
+    try {
+      cl = new DefaultParser().parse(options, args);
+    } catch (ParseException e) {
+      System.err.println("strata migrate: " + e.getMessage());
+      usage(options);
+      return 2;
+    }
+    if (cl.hasOption("help")) {
+      usage(options);
+      return 0;
+    }
+    if (!cl.hasOption("table")) {
+      System.err.println("strata migrate: --table is required");
+      usage(options);
+      return 2;
+    }
+    conf = new Configuration(conf);
+    if (cl.hasOption("zk")) {
+      String[] hp = cl.getOptionValue("zk").split(":");
+      conf.set(HConstants.ZOOKEEPER_QUORUM, hp[0]);
+      if (hp.length > 1) {
+        conf.set(HConstants.ZOOKEEPER_CLIENT_PORT, hp[1]);
+      }
+    }
+    if (cl.hasOption("root")) {
+      conf.set(HConstants.HBASE_DIR, cl.getOptionValue("root"));
+    }
+    long timeoutMs = Long.parseLong(cl.getOptionValue("timeout", "300")) * 1000;
+    TableName table = TableName.valueOf(cl.getOptionValue("table"));
+    Path root = CommonFSUtils.getRootDir(conf);
+    FileSystem fs = root.getFileSystem(conf);
+    if (!(fs instanceof DistributedFileSystem)) {
+      System.err.println("strata migrate: " + root + " is not on HDFS");
+      return 2;
+    }
+    DistributedFileSystem dfs = (DistributedFileSystem) fs;
+
+    TableDescriptor td;
+    try (Connection c = ConnectionFactory.createConnection(conf); Admin admin = c.getAdmin()) {
+      td = admin.getDescriptor(table);
+    }
+    Map<String, TierPolicies> policies = new HashMap<>();
+    for (ColumnFamilyDescriptor cfd : td.getColumnFamilies()) {
+      if (!cl.hasOption("family") || cl.getOptionValue("family").equals(cfd.getNameAsString())) {
+        policies.put(cfd.getNameAsString(),
+          TierPolicies.from(StoreUtils.createStoreConfiguration(conf, td, cfd)));
+      }
+    }
+    if (policies.isEmpty()) {
+      System.err.println("strata migrate: table " + table + " has no family "
+        + cl.getOptionValue("family"));
+      return 2;
+    }
+
+    String tableDir = table.getNamespaceAsString() + "/" + table.getQualifierAsString();
+    List<PlacedFile> files = new PlacementScanner(dfs, conf).scan(root,
+      HConstants.BASE_NAMESPACE_DIR + "/" + tableDir,
+      HConstants.HFILE_ARCHIVE_DIRECTORY + "/" + HConstants.BASE_NAMESPACE_DIR + "/" + tableDir)
+      .files();
+    List<Path> queued = new ArrayList<>();
+    int inPlace = 0;
+    for (PlacedFile f : files) {
+      Path path = new Path(f.path());
+      TierPolicies p = policies.get(path.getParent().getName());
+      String target = p == null ? null : target(f, p);
+      if (target == null) {
+        continue;
+      }
+      String current = dfs.getStoragePolicy(path).getName();
+      if (current.equalsIgnoreCase(target) && PlacementCheck.satisfied(dfs, path)) {
+        inPlace++;
+        continue;
+      }
+      dfs.setStoragePolicy(path, target);
+      dfs.satisfyStoragePolicy(path);
+      queued.add(path);
+      out.printf(Locale.ROOT, "queued %-9s %s -> %s%n", f.kind().jsonName(), path, target);
+    }
+    out.printf(Locale.ROOT, "%s: %d files to move, %d already in place%n", table, queued.size(),
+      inPlace);
+    if (cl.hasOption("no-wait") || queued.isEmpty()) {
+      return 0;
+    }
+    return waitForMoves(dfs, queued, timeoutMs, out);
+  }
+
+  private static String target(PlacedFile f, TierPolicies p) {
+    switch (f.kind()) {
+      case FLUSHED:
+        return p.flush();
+      case COMPACTED:
+        return p.forCompaction(f.bytes());
+      case ARCHIVED:
+        return p.archive();
+      default:
+        return null; // WALs, references, links, bulk loads: not a placement kind of a family
+    }
+  }
+
+  private static int waitForMoves(DistributedFileSystem dfs, List<Path> queued, long timeoutMs,
+    PrintStream out) throws IOException, InterruptedException {
+    long start = System.currentTimeMillis();
+    List<Path> pending = queued;
+    long lastReport = 0;
+    while (true) {
+      List<Path> still = new ArrayList<>();
+      for (Path p : pending) {
+        try {
+          if (!PlacementCheck.satisfied(dfs, p)) {
+            still.add(p);
+          }
+        } catch (FileNotFoundException e) {
+          // compacted away or cleaned meanwhile: nothing left to move
+        }
+      }
+      pending = still;
+      long now = System.currentTimeMillis();
+      if (pending.isEmpty() || now - lastReport > 5_000) {
+        out.printf(Locale.ROOT, "moved %d/%d files (%.0f s)%n", queued.size() - pending.size(),
+          queued.size(), (now - start) / 1000.0);
+        lastReport = now;
+      }
+      if (pending.isEmpty()) {
+        return 0;
+      }
+      if (now - start > timeoutMs) {
+        System.err.printf(Locale.ROOT, "strata migrate: %d files not on their tier after %d s, "
+          + "e.g. %s: is the Storage Policy Satisfier running, and does the cluster have volumes "
+          + "of the policy's storage types with free space?%n", pending.size(), timeoutMs / 1000,
+          pending.get(0));
+        return 1;
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  private static void usage(Options options) {
+    new HelpFormatter().printHelp(100, "strata migrate --table T [--family CF] [options]", HEADER,
+      options, "");
+  }
+}
