@@ -2,7 +2,6 @@ package io.strata.local;
 
 import io.strata.hbase.tiering.TieringKeys;
 import io.strata.hdfs.mover.PlacementCheck;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
@@ -293,16 +292,7 @@ public final class PlacementDemo {
     }
     long deadline = System.currentTimeMillis() + WAIT_MS;
     while (true) {
-      List<Path> pending = new ArrayList<>();
-      for (Path p : moved) {
-        try {
-          if (!PlacementCheck.satisfied(dfs, p)) {
-            pending.add(p);
-          }
-        } catch (FileNotFoundException e) {
-          // cleaned up meanwhile
-        }
-      }
+      List<Path> pending = PlacementCheck.unsatisfied(dfs, moved);
       if (pending.isEmpty()) {
         return (System.nanoTime() - archivedAtNanos) / 1e9;
       }

@@ -4,7 +4,6 @@ import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementScanner;
 import io.strata.hdfs.mover.PlacementCheck;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -171,17 +170,7 @@ public final class MigrateTool {
     List<Path> pending = queued;
     long lastReport = 0;
     while (true) {
-      List<Path> still = new ArrayList<>();
-      for (Path p : pending) {
-        try {
-          if (!PlacementCheck.satisfied(dfs, p)) {
-            still.add(p);
-          }
-        } catch (FileNotFoundException e) {
-          // compacted away or cleaned meanwhile: nothing left to move
-        }
-      }
-      pending = still;
+      pending = PlacementCheck.unsatisfied(dfs, pending);
       long now = System.currentTimeMillis();
       if (pending.isEmpty() || now - lastReport > 5_000) {
         out.printf(Locale.ROOT, "moved %d/%d files (%.0f s)%n", queued.size() - pending.size(),

@@ -3,6 +3,7 @@ package io.strata.hdfs.mover;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
@@ -47,5 +48,24 @@ public final class PlacementCheck {
 
   public static boolean satisfied(DistributedFileSystem dfs, Path file) throws IOException {
     return misplacedBlocks(dfs, file).isEmpty();
+  }
+
+  /**
+   * The files of {@code files} that are not yet where their policy wants them. A file that no
+   * longer exists has nothing left to move and is not listed.
+   */
+  public static List<Path> unsatisfied(DistributedFileSystem dfs, Collection<Path> files)
+    throws IOException {
+    List<Path> pending = new ArrayList<>();
+    for (Path p : files) {
+      try {
+        if (!satisfied(dfs, p)) {
+          pending.add(p);
+        }
+      } catch (FileNotFoundException e) {
+        // deleted or compacted away meanwhile
+      }
+    }
+    return pending;
   }
 }
