@@ -10,12 +10,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
+import io.strata.cli.CommandLines;
 import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.DefaultParser;
-import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
-import org.apache.commons.cli.ParseException;
 import sun.misc.Signal;
 
 /**
@@ -74,23 +72,11 @@ public final class StrataLocal {
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    Options options = options();
     CommandLine cl;
     try {
-      cl = new DefaultParser().parse(options, args);
-    } catch (ParseException e) {
-      System.err.println("strata local: " + e.getMessage());
-      usage(options);
-      return 2;
-    }
-    if (cl.hasOption("help")) {
-      usage(options);
-      return 0;
-    }
-    if (!cl.getArgList().isEmpty()) {
-      System.err.println("strata local: unexpected argument(s) " + cl.getArgList());
-      usage(options);
-      return 2;
+      cl = CommandLines.parse("strata local", "strata local [options]", HEADER, options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
     }
     LocalClusterConfig config;
     try {
@@ -265,9 +251,5 @@ public final class StrataLocal {
     }
     throw new IllegalArgumentException("--" + opt + " takes a positive whole number, not '" + v
       + "'");
-  }
-
-  private static void usage(Options options) {
-    new HelpFormatter().printHelp(100, "strata local [options]", HEADER, options, "");
   }
 }

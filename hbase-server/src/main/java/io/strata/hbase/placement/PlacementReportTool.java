@@ -2,11 +2,9 @@ package io.strata.hbase.placement;
 
 import java.io.File;
 import java.net.URI;
+import io.strata.cli.CommandLines;
 import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.DefaultParser;
-import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.Options;
-import org.apache.commons.cli.ParseException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -40,23 +38,12 @@ public final class PlacementReportTool {
   }
 
   static int run(String[] args, Configuration conf) throws Exception {
-    Options options = options();
     CommandLine cl;
     try {
-      cl = new DefaultParser().parse(options, args);
-    } catch (ParseException e) {
-      System.err.println("strata placement: " + e.getMessage());
-      usage(options);
-      return 2;
-    }
-    if (cl.hasOption("help")) {
-      usage(options);
-      return 0;
-    }
-    if (!cl.getArgList().isEmpty()) {
-      System.err.println("strata placement: unexpected argument(s) " + cl.getArgList());
-      usage(options);
-      return 2;
+      cl = CommandLines.parse("strata placement",
+        "strata placement [--hdfs URI] [--root DIR] [--json FILE]", HEADER, options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
     }
     String root = cl.getOptionValue("root", conf.get(HConstants.HBASE_DIR, "/hbase"));
     FileSystem fs = cl.hasOption("hdfs")
@@ -81,10 +68,5 @@ public final class PlacementReportTool {
       System.out.println("JSON report written to " + cl.getOptionValue("json"));
     }
     return 0;
-  }
-
-  private static void usage(Options options) {
-    new HelpFormatter().printHelp(100, "strata placement [--hdfs URI] [--root DIR] [--json FILE]",
-      HEADER, options, "");
   }
 }

@@ -11,11 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import io.strata.cli.CommandLines;
 import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.DefaultParser;
-import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.Options;
-import org.apache.commons.cli.ParseException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -63,22 +61,15 @@ public final class MigrateTool {
   }
 
   public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
-    Options options = options();
     CommandLine cl;
     try {
-      cl = new DefaultParser().parse(options, args);
-    } catch (ParseException e) {
-      System.err.println("strata migrate: " + e.getMessage());
-      usage(options);
-      return 2;
-    }
-    if (cl.hasOption("help")) {
-      usage(options);
-      return 0;
+      cl = CommandLines.parse("strata migrate", "strata migrate --table T [--family CF] [options]",
+        HEADER, options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
     }
     if (!cl.hasOption("table")) {
-      System.err.println("strata migrate: --table is required");
-      usage(options);
+      System.err.println("strata migrate: --table is required (see --help)");
       return 2;
     }
     conf = new Configuration(conf);
@@ -189,10 +180,5 @@ public final class MigrateTool {
       }
       Thread.sleep(500);
     }
-  }
-
-  private static void usage(Options options) {
-    new HelpFormatter().printHelp(100, "strata migrate --table T [--family CF] [options]", HEADER,
-      options, "");
   }
 }

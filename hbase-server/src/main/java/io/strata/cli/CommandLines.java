@@ -1,0 +1,63 @@
+package io.strata.cli;
+
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.HelpFormatter;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
+
+/** Parsing and usage for Strata's commands, so each behaves the same on --help and bad input. */
+public final class CommandLines {
+
+  /** Ends a command before it runs: after --help (code 0) or a usage error (code 2). */
+  public static final class Exit extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final int code;
+
+    Exit(int code) {
+      super(null, null, false, false);
+      this.code = code;
+    }
+
+    public int code() {
+      return code;
+    }
+  }
+
+  private CommandLines() {
+  }
+
+  /**
+   * Parses {@code args}; prints the usage and throws {@link Exit} on {@code -h/--help}, an
+   * unknown option or a positional argument.
+   *
+   * @param command the command's name, e.g. {@code "strata placement"}
+   * @param usage   the usage line
+   * @param header  what the command does, printed above the options
+   */
+  public static CommandLine parse(String command, String usage, String header, Options options,
+    String[] args) throws Exit {
+    CommandLine cl;
+    try {
+      cl = new DefaultParser().parse(options, args);
+    } catch (ParseException e) {
+      System.err.println(command + ": " + e.getMessage());
+      printUsage(usage, header, options);
+      throw new Exit(2);
+    }
+    if (cl.hasOption("help")) {
+      printUsage(usage, header, options);
+      throw new Exit(0);
+    }
+    if (!cl.getArgList().isEmpty()) {
+      System.err.println(command + ": unexpected argument(s) " + cl.getArgList());
+      printUsage(usage, header, options);
+      throw new Exit(2);
+    }
+    return cl;
+  }
+
+  private static void printUsage(String usage, String header, Options options) {
+    new HelpFormatter().printHelp(100, usage, header, options, "");
+  }
+}
