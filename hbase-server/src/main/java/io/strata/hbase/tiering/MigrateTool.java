@@ -3,6 +3,7 @@ package io.strata.hbase.tiering;
 import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hdfs.mover.FileMover;
 import io.strata.hdfs.mover.PlacementCheck;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -139,7 +140,7 @@ public final class MigrateTool {
     if (cl.hasOption("no-wait") || queued.isEmpty()) {
       return 0;
     }
-    return waitForMoves(dfs, queued, timeoutMs, out);
+    return FileMover.waitUntilPlaced(dfs, queued, timeoutMs, out);
   }
 
   private static String target(PlacedFile f, TierPolicies p) {
@@ -152,33 +153,6 @@ public final class MigrateTool {
         return p.archive();
       default:
         return null; // WALs, references, links, bulk loads: not a placement kind of a family
-    }
-  }
-
-  private static int waitForMoves(DistributedFileSystem dfs, List<Path> queued, long timeoutMs,
-    PrintStream out) throws IOException, InterruptedException {
-    long start = System.currentTimeMillis();
-    List<Path> pending = queued;
-    long lastReport = 0;
-    while (true) {
-      pending = PlacementCheck.unsatisfied(dfs, pending);
-      long now = System.currentTimeMillis();
-      if (pending.isEmpty() || now - lastReport > 5_000) {
-        out.printf(Locale.ROOT, "moved %d/%d files (%.0f s)%n", queued.size() - pending.size(),
-          queued.size(), (now - start) / 1000.0);
-        lastReport = now;
-      }
-      if (pending.isEmpty()) {
-        return 0;
-      }
-      if (now - start > timeoutMs) {
-        System.err.printf(Locale.ROOT, "strata migrate: %d files not on their tier after %d s, "
-          + "e.g. %s: is the Storage Policy Satisfier running, and does the cluster have volumes "
-          + "of the policy's storage types with free space?%n", pending.size(), timeoutMs / 1000,
-          pending.get(0));
-        return 1;
-      }
-      Thread.sleep(500);
     }
   }
 }

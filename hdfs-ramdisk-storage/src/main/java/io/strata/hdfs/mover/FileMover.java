@@ -1,0 +1,142 @@
+package io.strata.hdfs.mover;
+
+import io.strata.cli.CommandLines;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+
+/**
+ * {@code strata mover -p PATH...}: moves the blocks of exactly these files (and the files below
+ * these directories) to their storage policy through the Storage Policy Satisfier, and waits
+ * until they are there. Unlike HDFS's Mover it never scans the namespace.
+ */
+public final class FileMover {
+  private static final String HEADER = "Moves the blocks of the given files, and of the files "
+    + "below the given directories, to their storage policy (HDFS's Storage Policy Satisfier must "
+    + "run), showing progress; exits 1 if they are not there before the timeout.\n\n";
+
+  private FileMover() {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(Option.builder("p").longOpt("path").hasArgs().argName("PATH")
+      .desc("files or directories to move (required, repeatable)").build());
+    o.addOption(null, "hdfs", true, "NameNode URI (default: fs.defaultFS)");
+    o.addOption(null, "timeout", true, "seconds to wait for the blocks (default 300)");
+    o.addOption(null, "no-wait", false, "queue the moves and return");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, new HdfsConfiguration(), System.out));
+  }
+
+  public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse("strata mover", "strata mover -p PATH... [--hdfs URI] [--timeout S]",
+        HEADER, options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    String[] paths = cl.getOptionValues("path");
+    if (paths == null || paths.length == 0) {
+      System.err.println("strata mover: give at least one -p PATH (see --help)");
+      return 2;
+    }
+    FileSystem fs = cl.hasOption("hdfs") ? FileSystem.get(URI.create(cl.getOptionValue("hdfs")),
+      conf) : new Path(paths[0]).getFileSystem(conf);
+    if (!(fs instanceof DistributedFileSystem)) {
+      System.err.println("strata mover: " + fs.getUri() + " is not HDFS");
+      return 2;
+    }
+    DistributedFileSystem dfs = (DistributedFileSystem) fs;
+    List<Path> files = new ArrayList<>();
+    for (String p : paths) {
+      Path path = dfs.makeQualified(new Path(p));
+      FileStatus st;
+      try {
+        st = dfs.getFileStatus(path);
+      } catch (FileNotFoundException e) {
+        System.err.println("strata mover: no such file or directory: " + path);
+        return 1;
+      }
+      if (st.isDirectory()) {
+        RemoteIterator<LocatedFileStatus> it = dfs.listFiles(path, true);
+        while (it.hasNext()) {
+          files.add(it.next().getPath());
+        }
+      } else {
+        files.add(path);
+      }
+    }
+    List<Path> queued = new ArrayList<>();
+    for (Path f : files) {
+      if (PlacementCheck.satisfied(dfs, f)) {
+        continue;
+      }
+      try {
+        dfs.satisfyStoragePolicy(f);
+      } catch (IOException e) {
+        System.err.println("strata mover: cannot queue " + f + ": " + e.getMessage());
+        return 1;
+      }
+      queued.add(f);
+    }
+    out.printf(Locale.ROOT, "%d files, %d to move%n", files.size(), queued.size());
+    if (queued.isEmpty() || cl.hasOption("no-wait")) {
+      return 0;
+    }
+    return waitUntilPlaced(dfs, queued, Long.parseLong(cl.getOptionValue("timeout", "300")) * 1000,
+      out);
+  }
+
+  /**
+   * Waits until every file of {@code queued} is where its policy wants it, printing progress
+   * every 5 s; returns 0 when they are, 1 (with the files left) after {@code timeoutMs}.
+   */
+  public static int waitUntilPlaced(DistributedFileSystem dfs, List<Path> queued, long timeoutMs,
+    PrintStream out) throws IOException, InterruptedException {
+    long start = System.currentTimeMillis();
+    List<Path> pending = queued;
+    long lastReport = 0;
+    while (true) {
+      pending = PlacementCheck.unsatisfied(dfs, pending);
+      long now = System.currentTimeMillis();
+      if (pending.isEmpty() || now - lastReport > 5_000) {
+        out.printf(Locale.ROOT, "moved %d/%d files (%.0f s)%n", queued.size() - pending.size(),
+          queued.size(), (now - start) / 1000.0);
+        lastReport = now;
+      }
+      if (pending.isEmpty()) {
+        return 0;
+      }
+      if (now - start > timeoutMs) {
+        System.err.printf(Locale.ROOT, "strata: %d files not on their tier after %d s, e.g. %s "
+          + "(%d blocks misplaced): is the Storage Policy Satisfier running, and do the DataNodes "
+          + "have volumes of the policy's storage types with free space?%n", pending.size(),
+          timeoutMs / 1000, pending.get(0), PlacementCheck.misplacedBlocks(dfs, pending.get(0))
+            .size());
+        return 1;
+      }
+      Thread.sleep(500);
+    }
+  }
+}
