@@ -1,0 +1,95 @@
+package io.strata.hdfs.ramdisk;
+
+import io.strata.cli.CommandLines;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Locale;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+
+/**
+ * {@code strata ramdisk}: prepares the directory of a DataNode's RAM-class volume and prints the
+ * {@code dfs.datanode.data.dir} entry for it. Refuses when the machine's available memory or the
+ * directory's file system cannot hold the requested size.
+ */
+public final class RamDiskTool {
+  private static final String HEADER = "Creates and checks the directory of a DataNode's RAM tier "
+    + "volume (tmpfs such as /dev/shm, or a real NVDIMM/NVMe mount) and prints its "
+    + "dfs.datanode.data.dir entry, tagged [NVDIMM].\n\n";
+
+  private RamDiskTool() {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "size-mb", true, "size of the RAM tier volume in MiB (required)");
+    o.addOption(null, "dir", true, "directory of the volume (default /dev/shm/strata-ramdisk)");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, System.out));
+  }
+
+  static int run(String[] args, PrintStream out) throws IOException {
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse("strata ramdisk", "strata ramdisk --size-mb N [--dir DIR]", HEADER,
+        options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    long sizeMb;
+    try {
+      sizeMb = Long.parseLong(cl.getOptionValue("size-mb", "0"));
+    } catch (NumberFormatException e) {
+      sizeMb = 0;
+    }
+    if (sizeMb <= 0) {
+      System.err.println("strata ramdisk: --size-mb takes a positive number of MiB (see --help)");
+      return 2;
+    }
+    File dir = new File(cl.getOptionValue("dir", "/dev/shm/strata-ramdisk"));
+    long available = availableMemoryBytes();
+    if (available >= 0 && available < (sizeMb << 20)) {
+      System.err.printf(Locale.ROOT, "strata ramdisk: %d MiB of memory available, %d MiB asked: "
+        + "a RAM tier larger than free memory would swap or be killed%n", available >> 20, sizeMb);
+      return 1;
+    }
+    RamDiskDirectory ram;
+    try {
+      ram = RamDiskDirectory.prepare(dir, sizeMb << 20);
+    } catch (IOException e) {
+      System.err.println("strata ramdisk: " + e.getMessage());
+      return 1;
+    }
+    if (!ram.isRamBacked()) {
+      out.printf(Locale.ROOT, "note: %s is on %s, not tmpfs/ramfs; fine for a real NVDIMM/NVMe "
+        + "device, slow otherwise%n", dir, ram.fileSystemType());
+    }
+    out.println("dfs.datanode.data.dir entry: " + RamDiskDirectory.dataDirEntry(dir));
+    out.printf(Locale.ROOT, "HDFS sees the file system's whole space: for exactly %d MiB, mount a "
+      + "tmpfs of that size there (mount -t tmpfs -o size=%dm tmpfs %s). Files with policy "
+      + "ALL_NVDIMM land on it.%n", sizeMb, sizeMb, dir);
+    return 0;
+  }
+
+  /** MemAvailable from /proc/meminfo in bytes, or -1 when unknown. */
+  static long availableMemoryBytes() {
+    try {
+      for (String line : Files.readAllLines(Paths.get("/proc/meminfo"), StandardCharsets.UTF_8)) {
+        if (line.startsWith("MemAvailable:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
+    return -1;
+  }
+}
