@@ -1,7 +1,5 @@
 package io.strata.local;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.hbase.placement.PlacementReport;
 import io.strata.hbase.placement.PlacementScanner;
@@ -166,11 +164,7 @@ public final class StrataLocal {
     cluster.put("placement", dfs.config().tieredPlacement() ? "strata" : "upstream");
     outcome.writes.toJson(workload.putObject("put"));
     outcome.reads.toJson(workload.putObject("get"));
-    File parent = file.getAbsoluteFile().getParentFile();
-    if (parent != null && !parent.isDirectory() && !parent.mkdirs()) {
-      throw new IOException("Cannot create directory " + parent + " for the JSON report");
-    }
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file, doc);
+    PlacementReport.writeJson(file, doc);
   }
 
   private static void serve(TieredDfsCluster dfs, EmbeddedHBase hbase, PrintStream out) {

@@ -1,5 +1,6 @@
 package io.strata.hbase.tiering;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -26,6 +27,9 @@ final class BlockMover {
   static boolean pinAndMove(FileSystem fs, Path file, String policy, String what) {
     try {
       fs.setStoragePolicy(file, policy);
+    } catch (FileNotFoundException e) {
+      LOG.debug("{} {} is gone (deleted rather than archived); nothing to move", what, file);
+      return false;
     } catch (IOException | RuntimeException e) {
       LOG.warn("Could not set storage policy {} on {} {}: {}; its blocks stay where they are",
         policy, what, file, e.toString());

@@ -3,12 +3,11 @@ package io.strata.hbase.tiering;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.regionserver.CreateStoreFileWriterParams;
 import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -33,8 +32,6 @@ public class TieredStoreEngine extends DefaultStoreEngine {
 
   private HStore store;
   private TierPolicies policies;
-  /** Policy chosen for each file being written, by its path before the commit's rename. */
-  private final Map<Path, String> pending = new ConcurrentHashMap<>();
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator)
@@ -53,23 +50,22 @@ public class TieredStoreEngine extends DefaultStoreEngine {
 
   @Override
   public StoreFileWriter createWriter(CreateStoreFileWriterParams params) throws IOException {
-    // A policy chosen by HBase itself (date-tiered compaction) wins.
-    if (params.fileStoragePolicy() == null || params.fileStoragePolicy().isEmpty()) {
-      params.fileStoragePolicy(params.isCompaction()
-        ? policies.forCompaction(params.totalCompactedFilesSize())
-        : policies.flush());
-    }
-    StoreFileWriter writer = super.createWriter(params);
-    pending.put(writer.getPath(), params.fileStoragePolicy());
-    if (!params.isCompaction()) {
-      // Pinned on the file, not only its directory: survives the commit's rename.
-      try {
-        store.getFileSystem().setStoragePolicy(writer.getPath(), params.fileStoragePolicy());
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Could not pin storage policy {} on flushed file {} of {}: {}; it takes its "
-          + "family directory's policy", params.fileStoragePolicy(), writer.getPath(), store,
-          e.toString());
+    if (params.isCompaction()) {
+      // HBase writes the output under storage_policy_<P>/ and pins P on it at commit. A policy
+      // HBase chose itself (date-tiered compaction) wins.
+      if (params.fileStoragePolicy() == null || params.fileStoragePolicy().isEmpty()) {
+        params.fileStoragePolicy(policies.forCompaction(params.totalCompactedFilesSize()));
       }
+      return super.createWriter(params);
+    }
+    // A flush gets no pin at commit upstream: pin the policy on the new file itself, before its
+    // first block is allocated, so that it survives the rename out of .tmp.
+    StoreFileWriter writer = super.createWriter(params);
+    try {
+      store.getFileSystem().setStoragePolicy(writer.getPath(), policies.flush());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not pin storage policy {} on flushed file {} of {}: {}; it takes its "
+        + "family directory's policy", policies.flush(), writer.getPath(), store, e.toString());
     }
     return writer;
   }
@@ -78,12 +74,13 @@ public class TieredStoreEngine extends DefaultStoreEngine {
   public List<HStoreFile> commitStoreFiles(List<Path> files, boolean isCompaction,
     boolean validate) throws IOException {
     List<HStoreFile> committed = super.commitStoreFiles(files, isCompaction, validate);
-    String kind = isCompaction ? "compacted" : "flushed";
-    for (int i = 0; i < files.size(); i++) {
-      String policy = pending.remove(files.get(i));
-      if (policy != null && i < committed.size()) {
-        TieringMetrics.placed(kind, policy, committed.get(i).getReader().length());
-      }
+    for (int i = 0; i < committed.size(); i++) {
+      String parent = files.get(i).getParent().getName();
+      String policy = parent.startsWith(HConstants.STORAGE_POLICY_PREFIX)
+        ? parent.substring(HConstants.STORAGE_POLICY_PREFIX.length())
+        : isCompaction ? "NONE" : policies.flush();
+      TieringMetrics.placed(isCompaction ? "compacted" : "flushed", policy,
+        committed.get(i).getFileInfo().getSize());
     }
     return committed;
   }
@@ -108,17 +105,8 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     FileSystem fs = store.getFileSystem();
     for (HStoreFile f : compactedFiles) {
       Path archived = new Path(archiveDir, f.getPath().getName());
-      try {
-        if (!fs.exists(archived)) {
-          continue; // deleted rather than archived (e.g. a split's reference file)
-        }
-      } catch (IOException e) {
-        LOG.warn("Cannot check archived file {}: {}", archived, e.toString());
-        continue;
-      }
       if (BlockMover.pinAndMove(fs, archived, policies.archive(), "archived HFile")) {
-        TieringMetrics.placed("archived", policies.archive(), f.getReader() == null ? 0
-          : f.getReader().length());
+        TieringMetrics.placed("archived", policies.archive(), f.getFileInfo().getSize());
       }
     }
   }
