@@ -1,6 +1,7 @@
 package io.strata.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.metrics.Percentiles;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -46,13 +47,7 @@ public final class LatencyRecorder {
 
   /** The {@code p}-th percentile (0..100) of call latency in microseconds, nearest rank. */
   public long percentileMicros(double p) {
-    if (count == 0) {
-      return 0;
-    }
-    long[] sorted = Arrays.copyOf(samples, count);
-    Arrays.sort(sorted);
-    int rank = (int) Math.ceil(p / 100.0 * count);
-    return sorted[Math.max(0, Math.min(count - 1, rank - 1))];
+    return Percentiles.nearestRank(samples, count, p);
   }
 
   public double meanMicros() {

@@ -14,6 +14,7 @@ public final class LocalClusterConfig {
   private long ramBytesPerDataNode = 1024L << 20;
   private long blockSizeBytes = 128L << 20;
   private boolean startSatisfier = true;
+  private boolean startTierMover = true;
   private boolean keepData = false;
   private boolean tieredPlacement = true;
   private long ssdBytesPerDataNode = -1;
@@ -89,6 +90,16 @@ public final class LocalClusterConfig {
 
   public LocalClusterConfig blockSizeBytes(long bytes) {
     this.blockSizeBytes = bytes;
+    return this;
+  }
+
+  /** Whether to run the tier mover (needs the satisfier), so renamed files follow their policy. */
+  public boolean startTierMover() {
+    return startTierMover && startSatisfier;
+  }
+
+  public LocalClusterConfig startTierMover(boolean start) {
+    this.startTierMover = start;
     return this;
   }
 

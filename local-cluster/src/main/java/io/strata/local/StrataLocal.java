@@ -1,6 +1,8 @@
 package io.strata.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.cli.CommandLines;
+import io.strata.cli.JsonReports;
 import io.strata.hbase.placement.PlacementReport;
 import io.strata.hbase.placement.PlacementScanner;
 import java.io.File;
@@ -8,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
-import io.strata.cli.CommandLines;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
@@ -164,7 +165,7 @@ public final class StrataLocal {
     cluster.put("placement", dfs.config().tieredPlacement() ? "strata" : "upstream");
     outcome.writes.toJson(workload.putObject("put"));
     outcome.reads.toJson(workload.putObject("get"));
-    PlacementReport.writeJson(file, doc);
+    JsonReports.write(file, doc);
   }
 
   private static void serve(TieredDfsCluster dfs, EmbeddedHBase hbase, PrintStream out) {

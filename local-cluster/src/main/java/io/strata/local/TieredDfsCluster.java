@@ -2,10 +2,12 @@ package io.strata.local;
 
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.sps.InProcessSatisfier;
+import io.strata.hdfs.tiermover.TierMover;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.StorageType;
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A MiniDFSCluster whose DataNodes each have four volumes, one per tier: NVDIMM (Strata's RAM
  * tier, in a RAM-backed directory), SSD, DISK and ARCHIVE (directories under the work dir), plus
- * the external Storage Policy Satisfier in the same JVM.
+ * the external Storage Policy Satisfier and the tier mover in the same JVM.
  */
 public final class TieredDfsCluster implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TieredDfsCluster.class);
@@ -31,13 +33,15 @@ public final class TieredDfsCluster implements Closeable {
   private final LocalClusterConfig config;
   private final MiniDFSCluster dfs;
   private final InProcessSatisfier satisfier;
+  private final TierMover tierMover;
   private final File ramRoot;
 
   private TieredDfsCluster(LocalClusterConfig config, MiniDFSCluster dfs,
-    InProcessSatisfier satisfier, File ramRoot) {
+    InProcessSatisfier satisfier, TierMover tierMover, File ramRoot) {
     this.config = config;
     this.dfs = dfs;
     this.satisfier = satisfier;
+    this.tierMover = tierMover;
     this.ramRoot = ramRoot;
   }
 
@@ -61,6 +65,9 @@ public final class TieredDfsCluster implements Closeable {
     conf.setBoolean(DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_KEY, true);
     conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, config.blockSizeBytes());
+    // The satisfier pauses 3 s after (live DataNodes x this) blocks; upstream's 1 makes a burst of
+    // renamed files (archiving after a compaction) trickle at about one block a second.
+    conf.setInt(DFSConfigKeys.DFS_SPS_WORK_MULTIPLIER_PER_ITERATION, 100);
     config.dfsOverrides().forEach(conf::set);
 
     Configuration[] overlays = new Configuration[n];
@@ -89,18 +96,27 @@ public final class TieredDfsCluster implements Closeable {
       .format(true)
       .build();
     InProcessSatisfier satisfier = null;
+    TierMover tierMover = null;
     try {
       dfs.waitActive();
       if (config.startSatisfier()) {
         satisfier = InProcessSatisfier.start(dfs.getConfiguration(0), dfs.getURI());
       }
+      if (config.startTierMover()) {
+        // The namespace is new: an earlier run's position means nothing to it.
+        java.nio.file.Path state = new File(config.workDir(), "tier-mover.state").toPath();
+        Files.deleteIfExists(state);
+        tierMover = TierMover.start(dfs.getConfiguration(0), dfs.getURI(), state);
+      }
     } catch (IOException | RuntimeException e) {
+      closeQuietly(tierMover);
+      closeQuietly(satisfier);
       dfs.shutdown(true);
       throw e;
     }
     LOG.info("HDFS up at {}: {} DataNodes x [NVDIMM {} MiB in {}, SSD, DISK, ARCHIVE]",
       dfs.getURI(), n, config.ramBytesPerDataNode() >> 20, ramRoot);
-    return new TieredDfsCluster(config, dfs, satisfier, ramRoot);
+    return new TieredDfsCluster(config, dfs, satisfier, tierMover, ramRoot);
   }
 
   public MiniDFSCluster miniCluster() {
@@ -123,9 +139,25 @@ public final class TieredDfsCluster implements Closeable {
     return config;
   }
 
+  /** The in-process tier mover, or null when it is not started. */
+  public TierMover tierMover() {
+    return tierMover;
+  }
+
+  private static void closeQuietly(Closeable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Failed to stop {}", c, e);
+      }
+    }
+  }
+
   @Override
   public void close() throws IOException {
     try {
+      closeQuietly(tierMover);
       if (satisfier != null) {
         satisfier.close();
       }

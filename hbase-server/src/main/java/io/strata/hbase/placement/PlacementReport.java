@@ -1,9 +1,8 @@
 package io.strata.hbase.placement;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.cli.JsonReports;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -68,16 +67,7 @@ public final class PlacementReport {
   }
 
   public void writeJson(File out) throws IOException {
-    writeJson(out, toJson());
-  }
-
-  /** Writes {@code doc} indented to {@code out}, creating its directory. */
-  public static void writeJson(File out, JsonNode doc) throws IOException {
-    File parent = out.getAbsoluteFile().getParentFile();
-    if (parent != null && !parent.isDirectory() && !parent.mkdirs()) {
-      throw new IOException("Cannot create directory " + parent + " for the JSON report");
-    }
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out, doc);
+    JsonReports.write(out, toJson());
   }
 
   /** A fixed-width table: one row per kind, replica shares per storage type. */

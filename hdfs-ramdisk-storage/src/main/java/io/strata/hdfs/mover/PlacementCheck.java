@@ -22,9 +22,35 @@ public final class PlacementCheck {
   private PlacementCheck() {
   }
 
-  /** The blocks of {@code file} whose replicas are not where its policy wants them. */
-  public static List<LocatedBlock> misplacedBlocks(DistributedFileSystem dfs, Path file)
-    throws IOException {
+  /** Where one file's blocks are, against its effective storage policy. */
+  public static final class Placement {
+    private final BlockStoragePolicy policy;
+    private final List<LocatedBlock> misplaced;
+    private final boolean underConstruction;
+
+    Placement(BlockStoragePolicy policy, List<LocatedBlock> misplaced, boolean underConstruction) {
+      this.policy = policy;
+      this.misplaced = misplaced;
+      this.underConstruction = underConstruction;
+    }
+
+    public BlockStoragePolicy policy() {
+      return policy;
+    }
+
+    /** The blocks whose replicas are not on the storage types the policy wants. */
+    public List<LocatedBlock> misplaced() {
+      return misplaced;
+    }
+
+    /** Still open for write: the satisfier leaves such files alone until they are closed. */
+    public boolean underConstruction() {
+      return underConstruction;
+    }
+  }
+
+  /** Inspects {@code file}; {@link FileNotFoundException} if it does not exist. */
+  public static Placement inspect(DistributedFileSystem dfs, Path file) throws IOException {
     DFSClient client = dfs.getClient();
     String src = Path.getPathWithoutSchemeAndAuthority(dfs.makeQualified(file)).toString();
     BlockStoragePolicy policy = client.getStoragePolicy(src);
@@ -43,7 +69,13 @@ public final class PlacementCheck {
         }
       }
     }
-    return misplaced;
+    return new Placement(policy, misplaced, blocks.isUnderConstruction());
+  }
+
+  /** The blocks of {@code file} whose replicas are not where its policy wants them. */
+  public static List<LocatedBlock> misplacedBlocks(DistributedFileSystem dfs, Path file)
+    throws IOException {
+    return inspect(dfs, file).misplaced();
   }
 
   public static boolean satisfied(DistributedFileSystem dfs, Path file) throws IOException {

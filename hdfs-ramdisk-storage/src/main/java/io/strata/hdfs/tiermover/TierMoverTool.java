@@ -1,0 +1,127 @@
+package io.strata.hdfs.tiermover;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.cli.CommandLines;
+import io.strata.cli.JsonReports;
+import io.strata.hdfs.HdfsKeys;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Paths;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+
+/**
+ * {@code strata tier-mover}: runs the {@link TierMover} until stopped (Ctrl-C/TERM) or for a given
+ * time, printing its progress.
+ */
+public final class TierMoverTool {
+  private static final String HEADER = "Follows the NameNode's renames (inotify; run it as an HDFS "
+    + "superuser) and moves each renamed file's blocks to its new storage policy through the "
+    + "Storage Policy Satisfier (dfs.storage.policy.satisfier.mode=external with an SPS running). "
+    + "Resumes from its state file after a restart.\n\n";
+
+  private TierMoverTool() {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "hdfs", true, "NameNode URI (default: fs.defaultFS)");
+    o.addOption(null, "state", true, "state file (default $STRATA_WORK/tier-mover/state)");
+    o.addOption(null, "paths", true, "comma-separated path prefixes to follow (default /; "
+      + HdfsKeys.TIERMOVER_PATHS + ")");
+    o.addOption(null, "report-interval", true, "seconds between progress lines (default 10)");
+    o.addOption(null, "duration", true, "stop after this many seconds (default: run until "
+      + "stopped)");
+    o.addOption(null, "json", true, "write the status as JSON to FILE at each progress line and "
+      + "at exit");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, new HdfsConfiguration(), System.out));
+  }
+
+  public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse("strata tier-mover", "strata tier-mover [--hdfs URI] [--state FILE] "
+        + "[--json FILE]", HEADER, options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    if (cl.hasOption("paths")) {
+      conf.set(HdfsKeys.TIERMOVER_PATHS, cl.getOptionValue("paths"));
+    }
+    URI nameNode = cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs"))
+      : FileSystem.getDefaultUri(conf);
+    String state = cl.getOptionValue("state", new File(System.getProperty("strata.work",
+      ".strata-work"), "tier-mover/state").getPath());
+    long reportMs = TimeUnit.SECONDS.toMillis(Long.parseLong(cl.getOptionValue("report-interval",
+      "10")));
+    long durationMs = TimeUnit.SECONDS.toMillis(Long.parseLong(cl.getOptionValue("duration",
+      "0")));
+    File json = cl.hasOption("json") ? new File(cl.getOptionValue("json")) : null;
+
+    TierMover mover;
+    try {
+      mover = TierMover.start(conf, nameNode, Paths.get(state));
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println("strata tier-mover: cannot start on " + nameNode + ": " + e.getMessage());
+      return 1;
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    CountDownLatch saved = new CountDownLatch(1);
+    // On Ctrl-C/TERM the JVM ends once its hooks return: wait for the state to be saved.
+    Thread hook = new Thread(() -> {
+      stop.countDown();
+      try {
+        saved.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "strata-tier-mover-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    out.println("following renames on " + nameNode + " (state " + state + "); Ctrl-C stops");
+    long start = System.currentTimeMillis();
+    try {
+      while (true) {
+        long left = durationMs > 0 ? durationMs - (System.currentTimeMillis() - start)
+          : Long.MAX_VALUE;
+        if (left <= 0 || stop.await(Math.min(reportMs, left), TimeUnit.MILLISECONDS)) {
+          break;
+        }
+        report(mover, out, json);
+      }
+    } finally {
+      try {
+        mover.close();
+        report(mover, out, json);
+      } finally {
+        saved.countDown();
+      }
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // stopped by a signal
+    }
+    return 0;
+  }
+
+  private static void report(TierMover mover, PrintStream out, File json) throws IOException {
+    TierMover.Status s = mover.status();
+    out.println(s);
+    if (json != null) {
+      ObjectNode doc = s.toJson();
+      JsonReports.write(json, doc);
+    }
+  }
+}
