@@ -1,5 +1,6 @@
 package io.strata.local;
 
+import io.strata.hbase.tiering.TieringKeys;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
@@ -49,6 +50,8 @@ public final class EmbeddedHBase implements Closeable {
     Configuration conf = HBaseConfiguration.create(dfs.configuration());
     if (config.tieredPlacement()) {
       conf.addResource(TIERING_SITE);
+      // Archiving renames files: the tier mover, when it runs, moves them with no HBase help.
+      conf.setBoolean(TieringKeys.REQUEST_MOVES, dfs.tierMover() == null);
     }
     conf.set("fs.defaultFS", dfs.uri().toString());
     conf.set(HConstants.HBASE_DIR, dfs.uri() + ROOT_DIR);

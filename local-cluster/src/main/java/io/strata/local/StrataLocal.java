@@ -137,6 +137,9 @@ public final class StrataLocal {
       outcome.rowsReadBack, outcome.reads.calls());
     out.printf(Locale.ROOT, "archived HFiles and rolled WALs on their tier %.1f s after "
       + "archiving%n", outcome.placementLagSeconds);
+    if (dfs.tierMover() != null) {
+      out.println("tier mover: " + dfs.tierMover().status());
+    }
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
       writeJson(file, report, outcome, dfs);
@@ -165,6 +168,9 @@ public final class StrataLocal {
     cluster.put("placement", dfs.config().tieredPlacement() ? "strata" : "upstream");
     outcome.writes.toJson(workload.putObject("put"));
     outcome.reads.toJson(workload.putObject("get"));
+    if (dfs.tierMover() != null) {
+      doc.set("tier_mover", dfs.tierMover().status().toJson());
+    }
     JsonReports.write(file, doc);
   }
 

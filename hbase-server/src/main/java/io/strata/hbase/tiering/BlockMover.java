@@ -20,11 +20,13 @@ final class BlockMover {
   }
 
   /**
-   * Pins {@code policy} on {@code file} and queues the move of its blocks. Never throws: it runs
-   * on HBase's archiving paths, where an exception would abort the RegionServer. A failure is
-   * logged; the file stays readable where it is.
+   * Pins {@code policy} on {@code file} and, if {@code requestMove}, queues the move of its blocks
+   * (otherwise a tier mover that follows renames moves them). Never throws: it runs on HBase's
+   * archiving paths, where an exception would abort the RegionServer. A failure is logged; the
+   * file stays readable where it is.
    */
-  static boolean pinAndMove(FileSystem fs, Path file, String policy, String what) {
+  static boolean pinAndMove(FileSystem fs, Path file, String policy, String what,
+    boolean requestMove) {
     try {
       fs.setStoragePolicy(file, policy);
     } catch (FileNotFoundException e) {
@@ -34,6 +36,9 @@ final class BlockMover {
       LOG.warn("Could not set storage policy {} on {} {}: {}; its blocks stay where they are",
         policy, what, file, e.toString());
       return false;
+    }
+    if (!requestMove) {
+      return true;
     }
     try {
       fs.satisfyStoragePolicy(file);

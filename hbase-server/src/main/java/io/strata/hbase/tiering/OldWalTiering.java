@@ -32,6 +32,8 @@ public class OldWalTiering implements WALCoprocessor {
     }
     Configuration conf = env.getConfiguration();
     String policy = TierPolicies.from(conf).oldWal();
+    boolean requestMoves = conf.getBoolean(TieringKeys.REQUEST_MOVES,
+      TieringKeys.REQUEST_MOVES_DEFAULT);
     ((WALCoprocessorEnvironment) env).getWAL().registerWALActionsListener(
       new WALActionsListener() {
         @Override
@@ -43,7 +45,7 @@ public class OldWalTiering implements WALCoprocessor {
             LOG.warn("No file system for archived WAL {}: {}", newPath, e.toString());
             return;
           }
-          if (BlockMover.pinAndMove(fs, newPath, policy, "archived WAL")) {
+          if (BlockMover.pinAndMove(fs, newPath, policy, "archived WAL", requestMoves)) {
             long bytes = 0;
             try {
               bytes = fs.getFileStatus(newPath).getLen();

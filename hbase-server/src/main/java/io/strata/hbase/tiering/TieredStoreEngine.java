@@ -32,6 +32,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
 
   private HStore store;
   private TierPolicies policies;
+  private boolean requestMoves;
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator)
@@ -39,6 +40,8 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     super.createComponents(conf, store, comparator);
     this.store = store;
     this.policies = TierPolicies.from(conf);
+    this.requestMoves = conf.getBoolean(TieringKeys.REQUEST_MOVES,
+      TieringKeys.REQUEST_MOVES_DEFAULT);
     List<String> problems = policies.problems(TierPolicies.offeredPolicies(store.getFileSystem()));
     if (!problems.isEmpty()) {
       // The master's TieringValidator rejects such tables; reaching here means the RegionServer's
@@ -105,7 +108,8 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     FileSystem fs = store.getFileSystem();
     for (HStoreFile f : compactedFiles) {
       Path archived = new Path(archiveDir, f.getPath().getName());
-      if (BlockMover.pinAndMove(fs, archived, policies.archive(), "archived HFile")) {
+      if (BlockMover.pinAndMove(fs, archived, policies.archive(), "archived HFile",
+        requestMoves)) {
         TieringMetrics.placed("archived", policies.archive(), f.getFileInfo().getSize());
       }
     }

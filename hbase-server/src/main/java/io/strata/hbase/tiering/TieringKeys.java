@@ -51,4 +51,13 @@ public final class TieringKeys {
    */
   public static final String OLDWAL_POLICY = "strata.oldwal.storage.policy";
   public static final String OLDWAL_POLICY_DEFAULT = "HOT";
+
+  /**
+   * Whether HBase itself asks the Storage Policy Satisfier to move the blocks of an HFile or WAL it
+   * archives. Set it to false where a tier mover ({@code strata tier-mover}) follows the
+   * namespace's renames: it moves them without HBase's help. The archive policy is pinned on the
+   * file either way. Default {@value #REQUEST_MOVES_DEFAULT}.
+   */
+  public static final String REQUEST_MOVES = "strata.tiering.request.moves";
+  public static final boolean REQUEST_MOVES_DEFAULT = true;
 }
