@@ -68,6 +68,9 @@ public final class TieredDfsCluster implements Closeable {
     // The satisfier pauses 3 s after (live DataNodes x this) blocks; upstream's 1 makes a burst of
     // renamed files (archiving after a compaction) trickle at about one block a second.
     conf.setInt(DFSConfigKeys.DFS_SPS_WORK_MULTIPLIER_PER_ITERATION, 100);
+    // The NameNode sees free space one heartbeat late: keep two blocks of headroom per storage
+    // type so a filling RAM tier makes it fall back to DISK before a DataNode refuses a block.
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_BLOCKPLACEMENTPOLICY_MIN_BLOCKS_FOR_WRITE_KEY, 2);
     config.dfsOverrides().forEach(conf::set);
 
     Configuration[] overlays = new Configuration[n];
