@@ -4,8 +4,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.strata.hdfs.mover.PlacementCheck;
 import io.strata.hdfs.tiermover.TierMover;
+import io.strata.hdfs.tiermover.TierMoverTool;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,6 +131,21 @@ public class TierMoverIT {
       assertEquals(s.toString(), 2, s.moved);
       assertEquals(s.toString(), 0, s.failed);
       assertTrue(s.toString(), s.moveLag.max > 0 && s.moveLag.max <= 10_000 + 2_000);
+
+      // The command: a second, independent mover with its own state, for a few seconds.
+      File json = new File("target/it-work/tier-mover-status.json");
+      Path state = Files.createTempDirectory("tier-mover-cli").resolve("state");
+      assertEquals(0, TierMoverTool.run(new String[] { "--hdfs", c.uri().toString(), "--state",
+        state.toString(), "--duration", "2", "--report-interval", "1", "--json",
+        json.getPath() }, c.configuration(), System.out));
+      JsonNode doc = new ObjectMapper().readTree(json);
+      for (String field : new String[] { "txid", "txids_behind", "renames", "files_accepted",
+        "queued", "moved", "already_in_place", "gone", "failed", "move_requests" }) {
+        assertTrue(field + " in " + doc, doc.has(field));
+      }
+      assertTrue(doc.toString(), doc.get("txid").asLong() > 0);
+      assertTrue(doc.toString(), doc.get("move_lag_ms").has("p99"));
+      assertTrue(Files.readString(state).contains("txid " + doc.get("txid").asLong()));
     }
   }
 
