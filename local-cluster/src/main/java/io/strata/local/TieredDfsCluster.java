@@ -1,5 +1,6 @@
 package io.strata.local;
 
+import io.strata.hdfs.overlay.OverlayKeys;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.sps.InProcessSatisfier;
 import io.strata.hdfs.tiermover.TierMover;
@@ -15,6 +16,7 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +73,16 @@ public final class TieredDfsCluster implements Closeable {
     // The NameNode sees free space one heartbeat late: keep two blocks of headroom per storage
     // type so a filling RAM tier makes it fall back to DISK before a DataNode refuses a block.
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_BLOCKPLACEMENTPOLICY_MIN_BLOCKS_FOR_WRITE_KEY, 2);
+    // A policy HDFS does not have built in (the overlay's configured policies): one RAM replica
+    // and the others on SSD.
+    conf.set(OverlayKeys.STORAGE_POLICIES, "RAM_SSD");
+    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD" + OverlayKeys.ID_SUFFIX, "3");
+    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD" + OverlayKeys.STORAGE_TYPES_SUFFIX,
+      "NVDIMM,SSD,SSD");
+    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD"
+      + OverlayKeys.CREATION_FALLBACKS_SUFFIX, "SSD,DISK");
+    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD"
+      + OverlayKeys.REPLICATION_FALLBACKS_SUFFIX, "SSD,DISK");
     config.dfsOverrides().forEach(conf::set);
 
     Configuration[] overlays = new Configuration[n];
@@ -117,9 +129,16 @@ public final class TieredDfsCluster implements Closeable {
       dfs.shutdown(true);
       throw e;
     }
-    LOG.info("HDFS up at {}: {} DataNodes x [NVDIMM {} MiB in {}, SSD, DISK, ARCHIVE]",
-      dfs.getURI(), n, config.ramBytesPerDataNode() >> 20, ramRoot);
+    LOG.info("HDFS up at {}: {} DataNodes x [NVDIMM {} MiB in {}, SSD, DISK, ARCHIVE]; patched "
+      + "HDFS classes from {}", dfs.getURI(), n, config.ramBytesPerDataNode() >> 20, ramRoot,
+      overlaySource());
     return new TieredDfsCluster(config, dfs, satisfier, tierMover, ramRoot);
+  }
+
+  /** Where the NameNode's policy suite class came from: the overlay jar, if it is in effect. */
+  static String overlaySource() {
+    return BlockStoragePolicySuite.class.getProtectionDomain().getCodeSource().getLocation()
+      .getPath();
   }
 
   public MiniDFSCluster miniCluster() {

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -115,20 +116,32 @@ public class TierMoverIT {
       write(fs, "/disk/d/f1", 3 << 20, (short) 3);
       write(fs, "/disk/d/f2", 1 << 20, (short) 3);
       write(fs, "/disk/stays", 1 << 20, (short) 3);
+      write(fs, "/disk/wal", 1 << 20, (short) 3);
       assertOn(fs, "/disk/d/f1", StorageType.DISK);
+      // RAM_SSD exists only through the overlay's configured policies
+      assertTrue(TieredDfsCluster.overlaySource(),
+        !new File(TieredDfsCluster.overlaySource()).getName().startsWith("hadoop-hdfs"));
+      fs.mkdirs(p("/ram-ssd"));
+      fs.setStoragePolicy(p("/ram-ssd"), "RAM_SSD");
+      assertTrue(fs.rename(p("/disk/wal"), p("/ram-ssd/wal")));
 
       long renamed = System.currentTimeMillis();
       assertTrue(fs.rename(p("/disk/d"), p("/ssd/d")));
-      long took = awaitPlaced(fs, List.of(p("/ssd/d/f1"), p("/ssd/d/f2")), 10_000,
-        c.tierMover());
+      long took = awaitPlaced(fs, List.of(p("/ssd/d/f1"), p("/ssd/d/f2"), p("/ram-ssd/wal")),
+        10_000, c.tierMover());
       System.out.printf("directory rename DISK -> ALL_SSD placed after %d ms%n",
         System.currentTimeMillis() - renamed);
       assertTrue("took " + took + " ms", took <= 10_000);
       assertOn(fs, "/ssd/d/f1", StorageType.SSD);
       assertOn(fs, "/ssd/d/f2", StorageType.SSD);
       assertOn(fs, "/disk/stays", StorageType.DISK);
-      TierMover.Status s = awaitMoverSees(c.tierMover(), 2);
-      assertEquals(s.toString(), 2, s.moved);
+      List<StorageType> wal = new ArrayList<>(List.of(fs.getClient()
+        .getLocatedBlocks("/ram-ssd/wal", 0).get(0).getStorageTypes()));
+      Collections.sort(wal);
+      assertEquals(List.of(StorageType.SSD, StorageType.NVDIMM, StorageType.SSD).stream()
+        .sorted().toList(), wal);
+      TierMover.Status s = awaitMoverSees(c.tierMover(), 3);
+      assertEquals(s.toString(), 3, s.moved);
       assertEquals(s.toString(), 0, s.failed);
       assertTrue(s.toString(), s.moveLag.max > 0 && s.moveLag.max <= 10_000 + 2_000);
 

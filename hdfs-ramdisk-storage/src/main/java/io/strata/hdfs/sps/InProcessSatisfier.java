@@ -3,8 +3,12 @@ package io.strata.hdfs.sps;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.StoragePolicySatisfierMode;
 import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
@@ -44,7 +48,7 @@ public final class InProcessSatisfier implements Closeable {
       conf, NameNodeConnector.DEFAULT_MAX_IDLE_ITERATIONS);
     StoragePolicySatisfier sps = new StoragePolicySatisfier(conf);
     try {
-      sps.init(new ExternalSPSContext(sps, connector));
+      sps.init(new NameNodePoliciesContext(sps, connector));
       sps.start(StoragePolicySatisfierMode.EXTERNAL);
     } catch (RuntimeException e) {
       connector.close();
@@ -52,6 +56,39 @@ public final class InProcessSatisfier implements Closeable {
     }
     LOG.info("Storage Policy Satisfier started for {}", nameNode);
     return new InProcessSatisfier(sps, connector);
+  }
+
+  /**
+   * Upstream's external context resolves policy ids with a suite of its own, built-in policies
+   * only; this one asks the NameNode, so policies defined in the NameNode's configuration (the
+   * overlay's {@code strata.storage.policies}) are satisfied too.
+   */
+  private static final class NameNodePoliciesContext extends ExternalSPSContext {
+    private final NameNodeConnector connector;
+    private final Map<Byte, BlockStoragePolicy> policies = new ConcurrentHashMap<>();
+
+    NameNodePoliciesContext(StoragePolicySatisfier sps, NameNodeConnector connector) {
+      super(sps, connector);
+      this.connector = connector;
+    }
+
+    @Override
+    public BlockStoragePolicy getStoragePolicy(byte policyId) {
+      BlockStoragePolicy p = policies.get(policyId);
+      if (p == null && policyId != HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED) {
+        try {
+          for (BlockStoragePolicy each : connector.getDistributedFileSystem()
+            .getStoragePolicies()) {
+            policies.put(each.getId(), each);
+          }
+        } catch (IOException e) {
+          LOG.warn("Cannot read the NameNode's storage policies ({}); using the built-in "
+            + "definition of policy id {}", e.toString(), policyId);
+        }
+        p = policies.get(policyId);
+      }
+      return p != null ? p : super.getStoragePolicy(policyId);
+    }
   }
 
   public boolean isRunning() {
