@@ -1,0 +1,215 @@
+package io.strata.hdfs.testing;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.FaultInjectorFileIoEvents;
+import org.apache.hadoop.hdfs.server.datanode.FileIoProvider;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
+
+/**
+ * Makes chosen volumes of an in-process DataNode (MiniDFSCluster) slow, for tests and
+ * benchmarks. It replaces the fault-injection hook that the DataNode's {@link FileIoProvider}
+ * calls before every file and metadata operation on a volume — block writes, reads, flushes,
+ * syncs, renames, deletes — with one that sleeps for the chosen volumes. So everything the
+ * DataNode does on such a volume is slowed, including what its own I/O profiling measures.
+ *
+ * <p>A slowdown is a delay per operation (operations overlap, like requests queued on a device
+ * with that latency) plus an optional bandwidth: bytes of reads and writes take
+ * {@code len / bytesPerSecond} on a per-volume timeline, so concurrent transfers share it, as on
+ * one disk. {@link #uninstall()} puts the DataNode's original hook back.
+ */
+public final class SlowVolumes implements AutoCloseable {
+  private static final Field HOOK_FIELD = hookField();
+
+  private final FileIoProvider io;
+  private final FaultInjectorFileIoEvents original;
+  private final Map<String, Slowdown> slowdowns = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> delayedOps = new ConcurrentHashMap<>();
+
+  private SlowVolumes(FileIoProvider io, FaultInjectorFileIoEvents original) {
+    this.io = io;
+    this.original = original;
+  }
+
+  /**
+   * Hooks into the DataNode's I/O (no volume is slow yet).
+   *
+   * @throws IllegalStateException if a {@code SlowVolumes} is installed on it already
+   */
+  public static SlowVolumes install(DataNode dn) {
+    FileIoProvider io = dn.getFileIoProvider();
+    synchronized (io) {
+      FaultInjectorFileIoEvents current = hook(io);
+      if (current instanceof Hook) {
+        throw new IllegalStateException("SlowVolumes already installed on " + dn);
+      }
+      SlowVolumes handle = new SlowVolumes(io, current);
+      setHook(io, handle.new Hook());
+      return handle;
+    }
+  }
+
+  /** Delays every operation on the volume by {@code perOp}. */
+  public SlowVolumes slow(FsVolumeSpi volume, Duration perOp) {
+    return slow(volume.getStorageID(), perOp, 0);
+  }
+
+  /** Delays every operation on the volume with this storage ID by {@code perOp}. */
+  public SlowVolumes slow(String storageId, Duration perOp) {
+    return slow(storageId, perOp, 0);
+  }
+
+  /**
+   * Delays every operation on the volume by {@code perOp} and caps its read and write bandwidth
+   * at {@code bytesPerSecond} (0: no cap).
+   */
+  public SlowVolumes slow(FsVolumeSpi volume, Duration perOp, long bytesPerSecond) {
+    return slow(volume.getStorageID(), perOp, bytesPerSecond);
+  }
+
+  /** As {@link #slow(FsVolumeSpi, Duration, long)}, by storage ID. */
+  public SlowVolumes slow(String storageId, Duration perOp, long bytesPerSecond) {
+    if (perOp.isNegative() || bytesPerSecond < 0) {
+      throw new IllegalArgumentException("negative delay or bandwidth: " + perOp + ", "
+        + bytesPerSecond);
+    }
+    slowdowns.put(storageId, new Slowdown(perOp.toNanos(), bytesPerSecond));
+    return this;
+  }
+
+  /** Makes the volume fast again. */
+  public SlowVolumes clear(FsVolumeSpi volume) {
+    return clear(volume.getStorageID());
+  }
+
+  /** Makes the volume with this storage ID fast again. */
+  public SlowVolumes clear(String storageId) {
+    slowdowns.remove(storageId);
+    return this;
+  }
+
+  /** Makes every volume fast again (the hook stays installed). */
+  public SlowVolumes clearAll() {
+    slowdowns.clear();
+    return this;
+  }
+
+  /** How many operations on the volume with this storage ID were delayed so far. */
+  public long delayedOps(String storageId) {
+    AtomicLong n = delayedOps.get(storageId);
+    return n == null ? 0 : n.get();
+  }
+
+  /** Puts the DataNode's original hook back; operations in a delay finish it. */
+  public void uninstall() {
+    synchronized (io) {
+      slowdowns.clear();
+      if (hook(io) instanceof Hook) {
+        setHook(io, original);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    uninstall();
+  }
+
+  private static final class Slowdown {
+    final long perOpNanos;
+    final long bytesPerSecond;
+    /** End of the transfers booked on this volume's timeline so far. */
+    private long busyUntilNanos;
+
+    Slowdown(long perOpNanos, long bytesPerSecond) {
+      this.perOpNanos = perOpNanos;
+      this.bytesPerSecond = bytesPerSecond;
+    }
+
+    /** Books {@code len} bytes on the timeline; returns when the transfer ends. */
+    synchronized long bookTransfer(long now, long len) {
+      long start = Math.max(now, busyUntilNanos);
+      busyUntilNanos = start + (long) (len * 1e9 / bytesPerSecond);
+      return busyUntilNanos;
+    }
+  }
+
+  private final class Hook extends FaultInjectorFileIoEvents {
+    Hook() {
+      super(null);
+    }
+
+    @Override
+    public void beforeMetadataOp(FsVolumeSpi volume, FileIoProvider.OPERATION op) {
+      original.beforeMetadataOp(volume, op);
+      delay(volume, 0);
+    }
+
+    @Override
+    public void beforeFileIo(FsVolumeSpi volume, FileIoProvider.OPERATION op, long len) {
+      original.beforeFileIo(volume, op, len);
+      delay(volume, len);
+    }
+
+    private void delay(FsVolumeSpi volume, long len) {
+      if (volume == null) {
+        return;
+      }
+      Slowdown s = slowdowns.get(volume.getStorageID());
+      if (s == null) {
+        return;
+      }
+      delayedOps.computeIfAbsent(volume.getStorageID(), k -> new AtomicLong()).incrementAndGet();
+      long now = System.nanoTime();
+      long until = now + s.perOpNanos;
+      if (s.bytesPerSecond > 0 && len > 0) {
+        until = Math.max(until, s.bookTransfer(now, len));
+      }
+      sleepUntil(until);
+    }
+  }
+
+  private static void sleepUntil(long deadlineNanos) {
+    long left;
+    while ((left = deadlineNanos - System.nanoTime()) > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static Field hookField() {
+    try {
+      Field f = FileIoProvider.class.getDeclaredField("faultInjectorEventHook");
+      f.setAccessible(true);
+      return f;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new IllegalStateException("FileIoProvider has no accessible faultInjectorEventHook "
+        + "field: this Hadoop version is not supported by SlowVolumes", e);
+    }
+  }
+
+  private static FaultInjectorFileIoEvents hook(FileIoProvider io) {
+    try {
+      return (FaultInjectorFileIoEvents) HOOK_FIELD.get(io);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void setHook(FileIoProvider io, FaultInjectorFileIoEvents hook) {
+    try {
+      HOOK_FIELD.set(io, hook);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
