@@ -3,7 +3,7 @@ package io.strata.bench.chooser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
-import io.strata.hbase.placement.PlacementReport;
+import io.strata.cli.JsonReports;
 import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.chooser.LatencyAwareVolumeChoosingPolicy;
 import io.strata.hdfs.chooser.LatencyProbe;
@@ -153,7 +153,7 @@ public final class ChooserBench {
     out.print(table(outcomes, probe[0]));
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
-      PlacementReport.writeJson(file, json(s, outcomes, probe[0]));
+      JsonReports.write(file, json(s, outcomes, probe[0]));
       out.println("JSON written to " + file);
     }
     return 0;
