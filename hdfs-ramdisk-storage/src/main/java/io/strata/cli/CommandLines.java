@@ -57,6 +57,30 @@ public final class CommandLines {
     return cl;
   }
 
+  /** A command's body: its exit code. */
+  @FunctionalInterface
+  public interface Body {
+    int run() throws Exception;
+  }
+
+  /**
+   * Runs a command that starts clusters and ends the JVM with its exit code, even when cluster
+   * threads that failed to stop would keep it alive.
+   */
+  public static void runAndHalt(String command, Body body) {
+    int code;
+    try {
+      code = body.run();
+    } catch (Throwable t) {
+      System.err.println(command + ": failed: " + t);
+      t.printStackTrace();
+      code = 1;
+    }
+    System.out.flush();
+    System.err.flush();
+    Runtime.getRuntime().halt(code);
+  }
+
   private static void printUsage(String usage, String header, Options options) {
     new HelpFormatter().printHelp(100, usage, header, options, "");
   }

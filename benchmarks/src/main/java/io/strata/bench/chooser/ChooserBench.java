@@ -109,18 +109,7 @@ public final class ChooserBench {
   }
 
   public static void main(String[] args) {
-    int code;
-    try {
-      code = run(args, System.out);
-    } catch (Throwable t) {
-      System.err.println("strata bench chooser: failed: " + t);
-      t.printStackTrace();
-      code = 1;
-    }
-    System.out.flush();
-    System.err.flush();
-    // Cluster threads that failed to stop must not keep the JVM alive.
-    Runtime.getRuntime().halt(code);
+    CommandLines.runAndHalt("strata bench chooser", () -> run(args, System.out));
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
