@@ -4,11 +4,11 @@ import java.io.File;
 import java.util.UUID;
 
 /** Cluster configurations for tests: small, in the module's target dir, RAM tier in /dev/shm. */
-final class TestClusters {
+public final class TestClusters {
   private TestClusters() {
   }
 
-  static LocalClusterConfig small(String name) {
+  public static LocalClusterConfig small(String name) {
     String id = name + "-" + UUID.randomUUID().toString().substring(0, 8);
     return new LocalClusterConfig()
       .workDir(new File("target/it-work/" + id))

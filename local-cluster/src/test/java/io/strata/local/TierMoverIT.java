@@ -84,6 +84,26 @@ public class TierMoverIT {
     return s;
   }
 
+  /**
+   * Writes {@code n} small single-replica files /in/f0.. (on DISK) and makes /ssd an ALL_SSD
+   * directory; returns /ssd/f0.., where the tests rename them to.
+   */
+  private static List<org.apache.hadoop.fs.Path> filesToRenameIntoSsd(TieredDfsCluster c, int n)
+    throws Exception {
+    DistributedFileSystem fs = c.fileSystem();
+    fs.mkdirs(p("/in"));
+    fs.mkdirs(p("/ssd"));
+    fs.setStoragePolicy(p("/ssd"), "ALL_SSD");
+    List<org.apache.hadoop.fs.Path> targets = new ArrayList<>();
+    List<String> sources = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      sources.add("/in/f" + i);
+      targets.add(p("/ssd/f" + i));
+    }
+    writeSmallFiles(c, sources);
+    return targets;
+  }
+
   /** Writes small single-replica files from a few threads, with a client that closes fast. */
   private static void writeSmallFiles(TieredDfsCluster c, List<String> paths) throws Exception {
     Configuration conf = new Configuration(c.configuration());
@@ -167,17 +187,8 @@ public class TierMoverIT {
     try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("tier-mover-1000")
       .blockSizeBytes(1L << 20).startTierMover(false))) {
       DistributedFileSystem fs = c.fileSystem();
-      fs.mkdirs(p("/in"));
-      fs.mkdirs(p("/ssd"));
-      fs.setStoragePolicy(p("/ssd"), "ALL_SSD");
       int n = 1000;
-      List<org.apache.hadoop.fs.Path> targets = new ArrayList<>();
-      List<String> sources = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        sources.add("/in/f" + i);
-        targets.add(p("/ssd/f" + i));
-      }
-      writeSmallFiles(c, sources);
+      List<org.apache.hadoop.fs.Path> targets = filesToRenameIntoSsd(c, n);
       Path state = Files.createTempDirectory("tier-mover").resolve("state");
       long start = System.currentTimeMillis();
       TierMover first = TierMover.start(c.configuration(), c.uri(), state);
@@ -214,16 +225,7 @@ public class TierMoverIT {
     try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("tier-mover-nn")
       .blockSizeBytes(1L << 20))) {
       DistributedFileSystem fs = c.fileSystem();
-      fs.mkdirs(p("/in"));
-      fs.mkdirs(p("/ssd"));
-      fs.setStoragePolicy(p("/ssd"), "ALL_SSD");
-      List<org.apache.hadoop.fs.Path> targets = new ArrayList<>();
-      List<String> sources = new ArrayList<>();
-      for (int i = 0; i < 40; i++) {
-        sources.add("/in/f" + i);
-        targets.add(p("/ssd/f" + i));
-      }
-      writeSmallFiles(c, sources);
+      List<org.apache.hadoop.fs.Path> targets = filesToRenameIntoSsd(c, 40);
       for (int i = 0; i < 20; i++) {
         assertTrue(fs.rename(p("/in/f" + i), targets.get(i)));
       }

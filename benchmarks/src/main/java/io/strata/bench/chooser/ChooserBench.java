@@ -8,6 +8,7 @@ import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.chooser.LatencyAwareVolumeChoosingPolicy;
 import io.strata.hdfs.chooser.LatencyProbe;
 import io.strata.hdfs.testing.BlockPlacement;
+import io.strata.hdfs.testing.OneDataNodeCluster;
 import io.strata.hdfs.testing.SlowVolumes;
 import java.io.File;
 import java.io.IOException;
@@ -19,25 +20,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeReference;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.RoundRobinVolumeChoosingPolicy;
-import org.apache.hadoop.hdfs.server.datanode.fsdataset.VolumeChoosingPolicy;
 
 /**
  * {@code strata bench chooser}: one DataNode with four DISK volumes, one of them slowed (a delay
@@ -182,27 +176,14 @@ public final class ChooserBench {
     }
   }
 
-  static Configuration clusterConf(Class<?> policy, Settings s, File base) {
-    Configuration conf = new HdfsConfiguration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
-    conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, (long) s.blockMb() << 20);
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 64 << 10);
-    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
-    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    conf.setClass(DFSConfigKeys.DFS_DATANODE_FSDATASET_VOLUME_CHOOSING_POLICY_KEY, policy,
-      VolumeChoosingPolicy.class);
-    return conf;
-  }
-
   static Outcome measure(String name, Class<?> policy, Settings s, PrintStream out,
     ProbeCost[] probeCost) throws Exception {
     File base = new File(s.workDir(), name);
     FileUtil.fullyDelete(base);
     out.printf(Locale.ROOT, "%s: starting HDFS%n", name);
-    MiniDFSCluster cluster = new MiniDFSCluster.Builder(clusterConf(policy, s, base), base)
-      .numDataNodes(1).storagesPerDatanode(VOLUMES).build();
+    MiniDFSCluster cluster = OneDataNodeCluster.start(
+      OneDataNodeCluster.conf(base, policy, (long) s.blockMb() << 20), base, new long[VOLUMES]);
     try {
-      cluster.waitActive();
       DataNode dn = cluster.getDataNodes().get(0);
       DistributedFileSystem fs = cluster.getFileSystem();
       Map<String, String> names = volumeNames(dn);
@@ -266,35 +247,14 @@ public final class ChooserBench {
 
   private static List<Path> write(DistributedFileSystem fs, String dir, int count, Settings s,
     PrintStream progress) throws Exception {
-    ExecutorService writers = Executors.newFixedThreadPool(s.writers());
-    try {
-      List<Future<Path>> pending = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        Path p = new Path(dir, String.format(Locale.ROOT, "f%05d", i));
-        pending.add(writers.submit(() -> {
-          byte[] chunk = new byte[64 << 10];
-          try (FSDataOutputStream out = fs.create(p, true, chunk.length, (short) 1,
-            (long) s.blockMb() << 20)) {
-            for (long n = 0; n < s.fileBytes(); n += chunk.length) {
-              out.write(chunk, 0, (int) Math.min(chunk.length, s.fileBytes() - n));
-            }
-          }
-          return p;
-        }));
-      }
-      List<Path> files = new ArrayList<>();
-      long lastReport = System.nanoTime();
-      for (Future<Path> f : pending) {
-        files.add(f.get());
-        if (progress != null && System.nanoTime() - lastReport > 10_000_000_000L) {
-          progress.printf(Locale.ROOT, "  %d/%d files%n", files.size(), count);
-          lastReport = System.nanoTime();
+    long[] lastReport = { System.nanoTime() };
+    return OneDataNodeCluster.write(fs, dir, count, s.fileBytes(), (long) s.blockMb() << 20,
+      s.writers(), done -> {
+        if (progress != null && System.nanoTime() - lastReport[0] > 10_000_000_000L) {
+          progress.printf(Locale.ROOT, "  %d/%d files%n", done, count);
+          lastReport[0] = System.nanoTime();
         }
-      }
-      return files;
-    } finally {
-      writers.shutdownNow();
-    }
+      });
   }
 
   static String table(List<Outcome> outcomes, ProbeCost probe) {

@@ -7,6 +7,7 @@ import static org.junit.Assert.fail;
 import io.strata.bench.ycsb.YcsbRunner.Phase;
 import io.strata.local.EmbeddedHBase;
 import io.strata.local.LocalClusterConfig;
+import io.strata.local.TestClusters;
 import io.strata.local.TieredDfsCluster;
 import java.io.File;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.Vector;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
@@ -54,10 +54,9 @@ public class HBaseYcsbIT {
 
   @BeforeClass
   public static void start() throws IOException {
-    String id = "ycsb-" + UUID.randomUUID().toString().substring(0, 8);
-    workDir = new File("target/it-work/" + id);
-    dfs = TieredDfsCluster.start(new LocalClusterConfig().workDir(workDir)
-      .ramDir(new File("/dev/shm/strata-it-" + id)).ramBytesPerDataNode(1024L << 20));
+    LocalClusterConfig config = TestClusters.small("ycsb");
+    workDir = config.workDir();
+    dfs = TieredDfsCluster.start(config);
     hbase = EmbeddedHBase.start(dfs);
   }
 

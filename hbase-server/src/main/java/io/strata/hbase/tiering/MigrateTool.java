@@ -125,8 +125,8 @@ public final class MigrateTool {
       if (target == null) {
         continue;
       }
-      String current = dfs.getStoragePolicy(path).getName();
-      if (current.equalsIgnoreCase(target) && PlacementCheck.satisfied(dfs, path)) {
+      PlacementCheck.Placement now = PlacementCheck.inspect(dfs, path);
+      if (now.policy().getName().equalsIgnoreCase(target) && now.misplaced().isEmpty()) {
         inPlace++;
         continue;
       }

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.testing.BlockPlacement;
+import io.strata.hdfs.testing.OneDataNodeCluster;
 import io.strata.hdfs.testing.SlowVolumes;
 import java.io.File;
 import java.io.IOException;
@@ -13,15 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.RoundRobinVolumeChoosingPolicy;
@@ -49,55 +45,19 @@ public class LatencyAwareVolumeChoosingPolicyIT {
   /** One DataNode with a DISK volume per capacity (0: the file system's). */
   private static MiniDFSCluster start(Class<? extends VolumeChoosingPolicy> policy,
     long[] capacities) throws IOException {
-    Configuration conf = new HdfsConfiguration();
     File base = new File("target/it-work/chooser-" + UUID.randomUUID().toString().substring(0, 8));
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
-    conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 64 << 10);
-    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
-    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    conf.setClass(DFSConfigKeys.DFS_DATANODE_FSDATASET_VOLUME_CHOOSING_POLICY_KEY, policy,
-      VolumeChoosingPolicy.class);
+    Configuration conf = OneDataNodeCluster.conf(base, policy, BLOCK);
     conf.setLong(HdfsKeys.CHOOSER_PROBE_INTERVAL_MS, 250);
     conf.setLong(
       DFSConfigKeys.DFS_DATANODE_ROUND_ROBIN_VOLUME_CHOOSING_POLICY_ADDITIONAL_AVAILABLE_SPACE_KEY,
       0);
-    long[] caps = new long[capacities.length];
-    for (int i = 0; i < caps.length; i++) {
-      caps[i] = capacities[i] > 0 ? capacities[i] : -1;
-    }
-    MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(1)
-      .storagesPerDatanode(capacities.length).storageCapacities(caps).build();
-    cluster.waitActive();
-    return cluster;
+    return OneDataNodeCluster.start(conf, base, capacities);
   }
 
   /** Writes {@code files} files of {@code blocks} blocks each, two writers at a time. */
   private static List<Path> write(DistributedFileSystem fs, String dir, int files, int blocks)
     throws Exception {
-    ExecutorService writers = Executors.newFixedThreadPool(2);
-    try {
-      List<Future<Path>> done = new ArrayList<>();
-      byte[] chunk = new byte[64 << 10];
-      for (int f = 0; f < files; f++) {
-        Path p = new Path(dir, "f" + f);
-        done.add(writers.submit(() -> {
-          try (FSDataOutputStream out = fs.create(p, true, 64 << 10, (short) 1, BLOCK)) {
-            for (long written = 0; written < (long) blocks * BLOCK; written += chunk.length) {
-              out.write(chunk);
-            }
-          }
-          return p;
-        }));
-      }
-      List<Path> paths = new ArrayList<>();
-      for (Future<Path> p : done) {
-        paths.add(p.get());
-      }
-      return paths;
-    } finally {
-      writers.shutdownNow();
-    }
+    return OneDataNodeCluster.write(fs, dir, files, (long) blocks * BLOCK, BLOCK, 2, null);
   }
 
   private static long total(Map<String, Long> counts) {
