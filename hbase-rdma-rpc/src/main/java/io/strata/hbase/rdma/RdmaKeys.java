@@ -1,0 +1,49 @@
+package io.strata.hbase.rdma;
+
+/**
+ * Configuration keys of the RDMA RPC and its transports, each with its default. Listed in the
+ * README's configuration table.
+ */
+public final class RdmaKeys {
+  private RdmaKeys() {
+  }
+
+  // ---- transport selection ----
+
+  /**
+   * Transport for the RDMA endpoint: {@code verbs} (native runtime over rdma-core),
+   * {@code loopback} (in-process, for hosts without a device) or {@code none} (sockets only).
+   * Default {@code verbs}; when it cannot run, one log line says why and calls use sockets.
+   */
+  public static final String TRANSPORT = "strata.rdma.transport";
+  public static final String TRANSPORT_DEFAULT = "verbs";
+
+  // ---- verbs transport (native/) ----
+
+  /** RDMA device name, e.g. {@code mlx5_0} or {@code rxe0}. Default empty: the device rdma_cm
+   * resolves for the bind/peer address. */
+  public static final String DEVICE = "strata.rdma.device";
+  public static final String DEVICE_DEFAULT = "";
+
+  /** Bytes per pre-registered send/receive buffer; messages up to this size go eagerly (send/recv),
+   * larger ones by RDMA WRITE. Default 8192. */
+  public static final String EAGER_THRESHOLD = "strata.rdma.eager.threshold";
+  public static final int EAGER_THRESHOLD_DEFAULT = 8192;
+
+  /** Receive buffers posted per endpoint = send credits granted to the peer. Default 64. */
+  public static final String CREDITS = "strata.rdma.credits";
+  public static final int CREDITS_DEFAULT = 64;
+
+  /** Largest message an endpoint carries (the rendezvous buffer bound). Default 4 MiB. */
+  public static final String MAX_MESSAGE = "strata.rdma.max.message.bytes";
+  public static final int MAX_MESSAGE_DEFAULT = 4 << 20;
+
+  /** Microseconds the completion thread busy-polls before it waits on the completion channel.
+   * Default 100. */
+  public static final String POLL_SPIN_US = "strata.rdma.poll.spin.us";
+  public static final int POLL_SPIN_US_DEFAULT = 100;
+
+  /** Connection set-up timeout (address/route resolution and connect), ms. Default 5000. */
+  public static final String CONNECT_TIMEOUT_MS = "strata.rdma.connect.timeout.ms";
+  public static final int CONNECT_TIMEOUT_MS_DEFAULT = 5000;
+}

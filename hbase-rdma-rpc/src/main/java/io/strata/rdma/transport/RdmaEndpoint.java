@@ -1,0 +1,30 @@
+package io.strata.rdma.transport;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * One connected queue pair. Thread-safe for {@link #send}; messages from one endpoint arrive at
+ * the peer in send order. Closing is idempotent and releases the endpoint's native resources.
+ */
+public interface RdmaEndpoint extends Closeable {
+
+  /**
+   * Sends the bytes between {@code message}'s position and limit as one message, waiting while
+   * the peer has no free receive credit. The buffer may be reused once this returns. Throws an
+   * {@link IOException} once the endpoint is closed or the peer is gone; nothing is sent then.
+   */
+  void send(ByteBuffer message) throws IOException;
+
+  boolean isOpen();
+
+  InetSocketAddress remoteAddress();
+
+  /** Counters of what really went over this endpoint (messages and bytes each way). */
+  TransportCounters counters();
+
+  @Override
+  void close();
+}
