@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -73,8 +74,8 @@ public final class WriteTailBench {
 
   /** One policy's outcome. */
   record Outcome(MemoryCompactionPolicy policy, TableName table, MemStoreInspector.InEffect memstore,
-    Histogram latencyNanos, double seconds, Counts activity, GcPauses.Summary gc,
-    PutLoad.ReadBack readBack) {
+    Histogram latencyNanos, double seconds, List<Histogram> roundLatencyNanos, Counts activity,
+    GcPauses.Summary gc, PutLoad.ReadBack readBack) {
     long ops() {
       return latencyNanos.getTotalCount();
     }
@@ -89,10 +90,30 @@ public final class WriteTailBench {
 
     /** Latency at percentile {@code p} (100 for the maximum) in microseconds. */
     double micros(double p) {
-      long ns = p >= 100 ? latencyNanos.getMaxValue() : latencyNanos.getValueAtPercentile(p);
-      return ns / 1e3;
+      return micros(latencyNanos, p);
+    }
+
+    static double micros(Histogram h, double p) {
+      return (p >= 100 ? h.getMaxValue() : h.getValueAtPercentile(p)) / 1e3;
+    }
+
+    /**
+     * The median over rounds of this policy's percentile {@code p} over {@code base}'s in the
+     * same round: a paired comparison, which machine noise that comes and goes over the run
+     * disturbs less than the ratio of whole-run percentiles.
+     */
+    double pairedRatio(Outcome base, double p) {
+      double[] r = new double[roundLatencyNanos.size()];
+      for (int i = 0; i < r.length; i++) {
+        r[i] = micros(roundLatencyNanos.get(i), p) / micros(base.roundLatencyNanos.get(i), p);
+      }
+      Arrays.sort(r);
+      return r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2;
     }
   }
+
+  /** Percentiles compared round by round: enough samples above them in one turn. */
+  static final double[] PAIRED_PERCENTILES = { 50, 99, 99.9 };
 
   /** A run: every policy's outcome and the memstore settings of the RegionServers. */
   record Run(List<Outcome> outcomes, Map<String, String> memstoreSettings) {
@@ -114,20 +135,29 @@ public final class WriteTailBench {
   static final double[] PERCENTILES = { 50, 99, 99.9, 99.99, 100 };
   static final String[] PERCENTILE_NAMES = { "p50", "p99", "p99.9", "p99.99", "max" };
 
+  static String name(double percentile) {
+    for (int i = 0; i < PERCENTILES.length; i++) {
+      if (PERCENTILES[i] == percentile) {
+        return PERCENTILE_NAMES[i];
+      }
+    }
+    throw new IllegalArgumentException("Not a reported percentile: " + percentile);
+  }
+
   static Options options() {
     Options o = new Options();
-    o.addOption(null, "rows", true, "measured Puts per policy (default 300000)");
+    o.addOption(null, "rows", true, "measured Puts per policy (default 400000)");
     o.addOption(null, "threads", true, "concurrent writers during a policy's turn (default 4)");
     o.addOption(null, "value-bytes", true, "bytes per value (default 100, as in the study)");
     o.addOption(null, "policies", true,
       "comma-separated in-memory compaction policies, of NONE, BASIC, EAGER, ADAPTIVE "
         + "(default NONE,BASIC,EAGER)");
     o.addOption(null, "rounds", true,
-      "rounds of turns; the policies' order rotates each round (default 2 x policies)");
+      "rounds of turns; the policies' order rotates each round (default 4 x policies)");
     o.addOption(null, "warmup-rows", true,
       "unmeasured Puts per policy before the measured rounds (default 20000)");
     o.addOption(null, "flush-mb", true,
-      "memstore flush size of the tables, MiB (default 16; HBase's in-memory flushes happen every "
+      "memstore flush size of the tables, MiB (default 8; HBase's in-memory flushes happen every "
         + "2 MiB of data)");
     o.addOption(null, "in-memory-flush-factor", true,
       "in-memory flush when the active segment holds this fraction of the flush size, set on "
@@ -200,8 +230,8 @@ public final class WriteTailBench {
   static Settings settings(CommandLine cl) {
     List<MemoryCompactionPolicy> policies = policies(cl.getOptionValue("policies",
       "NONE,BASIC,EAGER"));
-    long rows = CommandLines.wholeNumber(cl, "rows", 300_000, 1);
-    int rounds = (int) CommandLines.wholeNumber(cl, "rounds", 2L * policies.size(), 1);
+    long rows = CommandLines.wholeNumber(cl, "rows", 400_000, 1);
+    int rounds = (int) CommandLines.wholeNumber(cl, "rounds", 4L * policies.size(), 1);
     if (rounds > rows) {
       throw new IllegalArgumentException("--rounds (" + rounds + ") cannot exceed --rows ("
         + rows + ")");
@@ -209,7 +239,7 @@ public final class WriteTailBench {
     return new Settings(rows, (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
       (int) CommandLines.wholeNumber(cl, "value-bytes", 100, 1), policies, rounds,
       CommandLines.wholeNumber(cl, "warmup-rows", 20_000, 0),
-      CommandLines.wholeNumber(cl, "flush-mb", 16, 1) << 20, inMemoryFlushFactor(cl),
+      CommandLines.wholeNumber(cl, "flush-mb", 8, 1) << 20, inMemoryFlushFactor(cl),
       (int) CommandLines.wholeNumber(cl, "datanodes", 3, 1),
       new File(cl.getOptionValue("work-dir", defaultWorkDir())));
   }
@@ -266,6 +296,7 @@ public final class WriteTailBench {
     final TableName table;
     final Histogram latencies = new Histogram(3);
     final List<long[]> turns = new ArrayList<>();
+    final List<Histogram> rounds = new ArrayList<>();
     long nanos;
 
     Arm(MemoryCompactionPolicy policy) {
@@ -320,6 +351,7 @@ public final class WriteTailBench {
           arm.turns.add(new long[] { u0, GcPauses.uptimeMs() });
           arm.nanos += nanos;
           arm.latencies.add(turn);
+          arm.rounds.add(turn);
           out.printf(Locale.ROOT, "round %d/%d %-8s %8d Puts %7.1f s %8.0f/s  p99 %.2f ms  "
             + "p99.9 %.2f ms  max %.2f ms%n", r + 1, s.rounds(), arm.policy, to - from,
             nanos / 1e9, (to - from) / (nanos / 1e9), turn.getValueAtPercentile(99) / 1e6,
@@ -332,7 +364,7 @@ public final class WriteTailBench {
       for (Arm arm : arms) {
         PutLoad.ReadBack back = load.readBack(arm.table, written);
         outcomes.add(new Outcome(arm.policy, arm.table, memstores.get(arm), arm.latencies,
-          arm.nanos / 1e9, counts(hbase, arm.table).minus(before.get(arm)), gc.within(arm.turns),
+          arm.nanos / 1e9, arm.rounds, counts(hbase, arm.table).minus(before.get(arm)), gc.within(arm.turns),
           back));
       }
       Map<String, String> memstoreSettings = new TreeMap<>();
@@ -467,6 +499,18 @@ public final class WriteTailBench {
         sb.append(String.format(Locale.ROOT, "  flushes x%.2f%n",
           (double) o.activity().flushes() / Math.max(1, base.activity().flushes())));
       }
+      sb.append(String.format(Locale.ROOT, "paired by round (median over the %d rounds of the "
+        + "ratio to %s in the same round)%n", base.roundLatencyNanos().size(), base.policy()));
+      for (Outcome o : outcomes) {
+        if (o == base) {
+          continue;
+        }
+        sb.append(String.format(Locale.ROOT, "%-8s", o.policy()));
+        for (double p : PAIRED_PERCENTILES) {
+          sb.append(String.format(Locale.ROOT, "  %s x%.2f", name(p), o.pairedRatio(base, p)));
+        }
+        sb.append(System.lineSeparator());
+      }
     }
     sb.append(String.format(Locale.ROOT, "in-mem cmp: in-memory compaction runs (flatten, merge "
       + "or compact) after in-memory flushes; (data): runs that rewrote cells (EAGER); GC: "
@@ -516,6 +560,13 @@ public final class WriteTailBench {
         lat.put(PERCENTILE_NAMES[i], o.micros(PERCENTILES[i]));
       }
       lat.put("mean", o.latencyNanos().getMean() / 1e3);
+      ArrayNode rounds = p.putArray("rounds_latency_us");
+      for (Histogram h : o.roundLatencyNanos()) {
+        ObjectNode round = rounds.addObject();
+        for (int i = 0; i < PERCENTILES.length; i++) {
+          round.put(PERCENTILE_NAMES[i], Outcome.micros(h, PERCENTILES[i]));
+        }
+      }
       Counts a = o.activity();
       p.put("flushes", a.flushes());
       p.put("flush_ms", a.flushNanos() / 1e6);
@@ -542,6 +593,10 @@ public final class WriteTailBench {
       r.put("throughput", o.opsPerSecond() / base.opsPerSecond());
       for (int i = 0; i < PERCENTILES.length; i++) {
         r.put(PERCENTILE_NAMES[i], o.micros(PERCENTILES[i]) / base.micros(PERCENTILES[i]));
+      }
+      ObjectNode paired = r.putObject("paired_by_round");
+      for (double p : PAIRED_PERCENTILES) {
+        paired.put(name(p), o.pairedRatio(base, p));
       }
     }
     return doc;

@@ -76,7 +76,12 @@ public class WriteTailBenchIT {
       doc.path("policies").path("EAGER").path("in_memory_data_compactions").asLong() > 0);
     assertEquals(doc.toString(), 0,
       doc.path("policies").path("BASIC").path("in_memory_data_compactions").asLong());
-    assertTrue(doc.path("ratios").has("BASIC") && doc.path("ratios").has("EAGER"));
+    for (String policy : new String[] { "BASIC", "EAGER" }) {
+      JsonNode r = doc.path("ratios").path(policy);
+      assertTrue(doc.toString(), r.path("p99.99").asDouble() > 0
+        && r.path("paired_by_round").path("p99.9").asDouble() > 0);
+      assertEquals(3, doc.path("policies").path(policy).path("rounds_latency_us").size());
+    }
   }
 
   @Test
