@@ -57,6 +57,29 @@ public final class CommandLines {
     return cl;
   }
 
+  /**
+   * The whole-number value of option {@code opt}, {@code dflt} when it is absent.
+   *
+   * @throws IllegalArgumentException naming the option and the value when it is not a whole
+   *                                  number of at least {@code min}
+   */
+  public static long wholeNumber(CommandLine cl, String opt, long dflt, long min) {
+    String raw = cl.getOptionValue(opt);
+    if (raw == null) {
+      return dflt;
+    }
+    long v;
+    try {
+      v = Long.parseLong(raw.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + opt + " takes a whole number, not '" + raw + "'");
+    }
+    if (v < min) {
+      throw new IllegalArgumentException("--" + opt + " must be at least " + min + ", not " + v);
+    }
+    return v;
+  }
+
   /** A command's body: its exit code. */
   @FunctionalInterface
   public interface Body {
