@@ -35,7 +35,7 @@ enum {
   SR_ETIMEDOUT = -5,   /* connect did not complete in time */
   SR_EREJECTED = -6,   /* the peer rejected the connection (or nothing listens there) */
   SR_EUNREACHABLE = -7,/* address/route resolution failed or peer unreachable */
-  SR_EWOULDBLOCK = -8, /* a send on the progress thread would have to wait for credits */
+  SR_EWOULDBLOCK = -8, /* connect called on the progress thread */
   SR_EIO = -9          /* any other verbs / rdma_cm failure */
 };
 
@@ -111,7 +111,9 @@ int sr_connect(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata, uint
 
 /* Reserves space for a message of `len` bytes in registered memory and returns it in *dst; the
  * caller writes the message there and calls sr_ep_send_commit from the same thread. Waits while
- * the peer has no credit. Between begin and commit the endpoint's send lock is held. */
+ * the peer has no credit, except on the progress thread (in a callback), which never waits: there
+ * the message is copied to a queue that goes out, in order, as credits return. Between begin and
+ * commit the endpoint's send lock is held. */
 int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst);
 int sr_ep_send_commit(sr_ep *ep);
 /* Abandons a begun send (nothing is sent). */

@@ -66,7 +66,7 @@ const char *sr_strerror(int code) {
     case SR_ETIMEDOUT: return "timed out";
     case SR_EREJECTED: return "connection rejected";
     case SR_EUNREACHABLE: return "peer unreachable";
-    case SR_EWOULDBLOCK: return "would block on the progress thread";
+    case SR_EWOULDBLOCK: return "not allowed on the progress thread";
     default: return "RDMA error";
   }
 }
@@ -135,6 +135,12 @@ static uint64_t make_wr_id(uint32_t slot, uint32_t gen, uint32_t kind, uint32_t 
 
 /* ------------------------------------------------------------------------------------------ */
 /* structures                                                                                  */
+
+typedef struct pending {
+  struct pending *next;
+  uint32_t len;
+  char data[];
+} pending;
 
 enum { OBJ_LISTENER = 1, OBJ_EP = 2 };
 
@@ -208,6 +214,10 @@ struct sr_ep {
   int sending;
   uint32_t cur_len, cur_slot;
   int cur_rndv;
+  struct pending *cur_pending;
+
+  /* messages sent on the progress thread while no credit was free: they go out first, in order */
+  struct pending *pend_head, *pend_tail;
 
   sr_ep_stats stats;
 
@@ -419,6 +429,11 @@ static void ep_free_memory(sr_ep *ep) {
   free(ep->rndv_in);
   free(ep->rndv_out);
   free(ep->free_slots);
+  while (ep->pend_head) {
+    pending *n = ep->pend_head;
+    ep->pend_head = n->next;
+    free(n);
+  }
   pthread_mutex_destroy(&ep->lock);
   pthread_cond_destroy(&ep->cond);
   free(ep);
@@ -639,9 +654,40 @@ static void take_owed(sr_ep *ep, wire_hdr *h) {
   ep->rndv_owed -= a;
 }
 
+static int ep_can_send(sr_ep *ep, uint32_t len, int *rndv) {
+  uint32_t eager_max = ep->eager < ep->peer_eager ? ep->eager : ep->peer_eager;
+  *rndv = len > eager_max;
+  return ep->send_credits >= 2 && ep->nfree > 0 && (!*rndv || ep->rndv_tokens > 0);
+}
+
+static int ep_post_message(sr_ep *ep, uint32_t slot, uint32_t len, int rndv);
+
+/* Sends queued messages while credits allow; lock held. */
+static void drain_pending(sr_ep *ep) {
+  int rndv;
+  while (ep->pend_head && ep->state == EP_OPEN && ep->have_peer && !ep->sending &&
+         ep_can_send(ep, ep->pend_head->len, &rndv)) {
+    pending *n = ep->pend_head;
+    uint32_t slot = ep->free_slots[--ep->nfree];
+    ep->send_credits--;
+    if (rndv) ep->rndv_tokens--;
+    memcpy(rndv ? ep->rndv_out : ep->send_pool + (size_t)slot * ep->bufsz + HDR_SIZE, n->data,
+           n->len);
+    ep->pend_head = n->next;
+    if (!ep->pend_head) {
+      ep->pend_tail = NULL;
+      if (ep->waiters) pthread_cond_broadcast(&ep->cond);
+    }
+    int rc = ep_post_message(ep, slot, n->len, rndv);
+    free(n);
+    if (rc != SR_OK) return;
+  }
+}
+
 /* Sends a credit message if credits or a rendezvous ack are owed and it can; lock held. */
 static void maybe_send_credit(sr_ep *ep) {
   if (ep->state != EP_OPEN && ep->state != EP_ACCEPTING) return;
+  drain_pending(ep);
   if (!ep->have_peer || ep->sending) return;
   if (ep->owed < ep->threshold && ep->rndv_owed == 0) return;
   if (ep->send_credits < 1 || ep->nfree == 0) return;
@@ -728,8 +774,7 @@ static void ep_teardown(sr_ep *ep) {
 }
 
 /* Hands the endpoint to the progress thread (close / teardown); lock order ctx -> ep. */
-static void queue_ep_request(sr_ep *ep) {
-  sr_ctx *ctx = ep->ctx;
+static void queue_ep_request(sr_ctx *ctx, sr_ep *ep) {
   pthread_mutex_lock(&ctx->lock);
   if (!ep->close_queued) {
     ep->close_queued = 1;
@@ -744,6 +789,8 @@ static void queue_ep_request(sr_ep *ep) {
   wake(ctx);
 }
 
+/* The context outlives every sr_ep_close of its endpoints (the owner destroys it only after the
+ * progress loop returned, which tears every endpoint down and clears ep->ctx). */
 void sr_ep_close(sr_ep *ep) {
   if (!ep) return;
   pthread_mutex_lock(&ep->lock);
@@ -755,7 +802,7 @@ void sr_ep_close(sr_ep *ep) {
   ep->local_close = 1;
   pthread_cond_broadcast(&ep->cond);
   pthread_mutex_unlock(&ep->lock);
-  queue_ep_request(ep);
+  queue_ep_request(ctx, ep);
 }
 
 /* A close request reached the progress thread. */
@@ -1478,27 +1525,36 @@ int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
       pthread_mutex_unlock(&ep->lock);
       return rc;
     }
-    if (ep->state == EP_OPEN && ep->have_peer && !ep->sending) {
-      uint32_t eager_max = ep->eager < ep->peer_eager ? ep->eager : ep->peer_eager;
-      int rndv = len > eager_max;
-      if (ep->send_credits >= 2 && ep->nfree > 0 && (!rndv || ep->rndv_tokens > 0)) {
-        ep->sending = 1;
-        ep->cur_len = len;
-        ep->cur_rndv = rndv;
-        ep->cur_slot = ep->free_slots[--ep->nfree];
-        ep->send_credits--;
-        if (rndv) ep->rndv_tokens--;
-        *dst = rndv ? ep->rndv_out : ep->send_pool + (size_t)ep->cur_slot * ep->bufsz + HDR_SIZE;
-        if (waited) ep->stats.credit_waits++;
-        return SR_OK; /* lock held until commit */
-      }
+    int rndv;
+    if (ep->state == EP_OPEN && ep->have_peer && !ep->sending && ep->pend_head == NULL &&
+        ep_can_send(ep, len, &rndv)) {
+      ep->sending = 1;
+      ep->cur_len = len;
+      ep->cur_rndv = rndv;
+      ep->cur_pending = NULL;
+      ep->cur_slot = ep->free_slots[--ep->nfree];
+      ep->send_credits--;
+      if (rndv) ep->rndv_tokens--;
+      *dst = rndv ? ep->rndv_out : ep->send_pool + (size_t)ep->cur_slot * ep->bufsz + HDR_SIZE;
+      if (waited) ep->stats.credit_waits++;
+      return SR_OK; /* lock held until commit */
     }
     if (progress) {
-      char w[256];
-      set_err("send to %s would wait for credits on the progress thread",
-              ep_where(ep, w, sizeof w));
-      pthread_mutex_unlock(&ep->lock);
-      return SR_EWOULDBLOCK;
+      /* never wait on the progress thread: queue a copy, sent when credits come back */
+      pending *n = malloc(sizeof *n + len);
+      if (!n) {
+        set_err("out of memory queueing a %u-byte message", len);
+        pthread_mutex_unlock(&ep->lock);
+        return SR_ENOMEM;
+      }
+      n->next = NULL;
+      n->len = len;
+      ep->sending = 1;
+      ep->cur_len = len;
+      ep->cur_pending = n;
+      ep->stats.credit_waits++;
+      *dst = n->data;
+      return SR_OK;
     }
     waited = 1;
     ep->waiters++;
@@ -1507,20 +1563,34 @@ int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
   }
 }
 
-int sr_ep_send_commit(sr_ep *ep) {
-  wire_hdr *h = slot_hdr(ep, ep->cur_slot);
+/* Header and post of a message whose payload is in place; lock held. */
+static int ep_post_message(sr_ep *ep, uint32_t slot, uint32_t len, int rndv) {
+  wire_hdr *h = slot_hdr(ep, slot);
   memset(h, 0, HDR_SIZE);
-  h->type = ep->cur_rndv ? MSG_RNDV : MSG_DATA;
-  h->len = ep->cur_len;
+  h->type = rndv ? MSG_RNDV : MSG_DATA;
+  h->len = len;
   take_owed(ep, h);
-  int rc = ep_post_slot(ep, ep->cur_slot, ep->cur_rndv ? HDR_SIZE : HDR_SIZE + ep->cur_len,
-                        ep->cur_rndv ? (int)ep->cur_len : -1);
+  int rc = ep_post_slot(ep, slot, rndv ? HDR_SIZE : HDR_SIZE + len, rndv ? (int)len : -1);
   if (rc != SR_OK) {
-    ep->free_slots[ep->nfree++] = ep->cur_slot;
+    ep->free_slots[ep->nfree++] = slot;
   } else {
     ep->stats.msgs_sent++;
-    ep->stats.bytes_sent += ep->cur_len;
-    if (ep->cur_rndv) ep->stats.rdma_writes++;
+    ep->stats.bytes_sent += len;
+    if (rndv) ep->stats.rdma_writes++;
+  }
+  return rc;
+}
+
+int sr_ep_send_commit(sr_ep *ep) {
+  int rc = SR_OK;
+  if (ep->cur_pending) {
+    pending *n = ep->cur_pending;
+    ep->cur_pending = NULL;
+    if (ep->pend_tail) ep->pend_tail->next = n;
+    else ep->pend_head = n;
+    ep->pend_tail = n;
+  } else {
+    rc = ep_post_message(ep, ep->cur_slot, ep->cur_len, ep->cur_rndv);
   }
   ep->sending = 0;
   maybe_send_credit(ep);
@@ -1529,9 +1599,14 @@ int sr_ep_send_commit(sr_ep *ep) {
 }
 
 void sr_ep_send_abort(sr_ep *ep) {
-  ep->free_slots[ep->nfree++] = ep->cur_slot;
-  ep->send_credits++;
-  if (ep->cur_rndv) ep->rndv_tokens++;
+  if (ep->cur_pending) {
+    free(ep->cur_pending);
+    ep->cur_pending = NULL;
+  } else {
+    ep->free_slots[ep->nfree++] = ep->cur_slot;
+    ep->send_credits++;
+    if (ep->cur_rndv) ep->rndv_tokens++;
+  }
   ep->sending = 0;
   pthread_mutex_unlock(&ep->lock);
 }

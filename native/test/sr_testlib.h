@@ -2,6 +2,7 @@
  * per-endpoint state the callbacks fill in. */
 #ifndef SR_TESTLIB_H
 #define SR_TESTLIB_H
+#pragma GCC diagnostic ignored "-Wunused-function"
 
 #define _GNU_SOURCE
 #include "strata_rdma.h"
