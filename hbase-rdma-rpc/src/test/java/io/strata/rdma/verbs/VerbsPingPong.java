@@ -12,13 +12,15 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.hadoop.conf.Configuration;
 
 /**
  * Round-trip time through the JNI binding (a measurement for dev-support/softroce-test --bench):
  * an echo server and a client on two transports of one JVM. "callback": the client sends the
  * next ping from its receive callback (runtime + JNI only); "thread": an application thread
- * sends and waits for the echo (adds the hand-off from the progress thread).
+ * sends and parks until the echo arrives (adds the hand-off from the progress thread, as a
+ * caller waiting on a call's future).
  *
  * <p>usage: VerbsPingPong [iterations] [sizes, e.g. 64,1024,65536] [spins, e.g. 0,1000]
  */
@@ -91,6 +93,7 @@ public final class VerbsPingPong {
     private volatile boolean fromCallback;
     private volatile CountDownLatch finished;
     private volatile int echoes;
+    private volatile Thread waiter;
 
     double[] run(int size, int n, String mode) throws Exception {
       ping = ByteBuffer.allocateDirect(size);
@@ -106,11 +109,12 @@ public final class VerbsPingPong {
           throw new IllegalStateException("ping-pong stalled at " + done.get());
         }
       } else {
+        waiter = Thread.currentThread();
         for (int i = 0; i < n; i++) {
           long t0 = System.nanoTime();
           endpoint.send(ping);
           while (echoes == i) {
-            Thread.onSpinWait();
+            LockSupport.park(this); // like a caller waiting on its call's future
           }
           rtt[i] = (System.nanoTime() - t0) / 1000.0;
         }
@@ -122,6 +126,7 @@ public final class VerbsPingPong {
     public void onMessage(RdmaEndpoint ep, ByteBuffer message) {
       if (!fromCallback) {
         echoes++;
+        LockSupport.unpark(waiter);
         return;
       }
       int i = done.getAndIncrement();
