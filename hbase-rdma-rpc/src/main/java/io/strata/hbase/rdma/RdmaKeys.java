@@ -43,6 +43,12 @@ public final class RdmaKeys {
   public static final String POLL_SPIN_US = "strata.rdma.poll.spin.us";
   public static final int POLL_SPIN_US_DEFAULT = 100;
 
+  /** Path of {@code libstrata_rdma.so} to load instead of the copy packaged in the
+   * hbase-rdma-rpc jar (which is extracted to {@code java.io.tmpdir} at load time). Default
+   * empty. */
+  public static final String NATIVE_LIBRARY = "strata.rdma.native.library";
+  public static final String NATIVE_LIBRARY_DEFAULT = "";
+
   /** Connection set-up timeout (address/route resolution and connect), ms. Default 5000. */
   public static final String CONNECT_TIMEOUT_MS = "strata.rdma.connect.timeout.ms";
   public static final int CONNECT_TIMEOUT_MS_DEFAULT = 5000;

@@ -26,6 +26,14 @@ public interface RdmaTransport extends Closeable {
   int maxMessageSize();
 
   /**
+   * Largest private data {@link #connect} carries, in bytes: 56 unless the transport needs some
+   * of the RDMA CM's 56 bytes itself (the verbs transport carries 55).
+   */
+  default int maxPrivateData() {
+    return 56;
+  }
+
+  /**
    * Listens on {@code address} (port 0 picks a free port). Each connection request is passed to
    * {@code acceptor} with the private data the peer sent; the acceptor decides whether to accept.
    */

@@ -1,0 +1,222 @@
+package io.strata.rdma.verbs;
+
+import io.strata.rdma.transport.RdmaAcceptor;
+import io.strata.rdma.transport.RdmaEndpoint;
+import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.TransportCounters;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A connected queue pair of the verbs transport. Holds one reference to the native endpoint,
+ * dropped exactly once by {@link #close()} (also called when the peer goes away and when the
+ * transport closes). Sends copy straight from the caller's buffer into registered memory.
+ */
+final class VerbsEndpoint implements RdmaEndpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(VerbsEndpoint.class);
+  static final int MAX_PRIVATE_DATA = 55;
+
+  final long id;
+  final RdmaAcceptor acceptor; // null on the connecting side
+  private final VerbsTransport.State transport;
+  private final InetSocketAddress remote;
+  private final RdmaReceiver receiver;
+  private final TransportCounters counters = new TransportCounters();
+  /** Sends hold the read lock; the release of the native handle takes the write lock. */
+  private final ReentrantReadWriteLock handleLock = new ReentrantReadWriteLock();
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final AtomicBoolean closeNotified = new AtomicBoolean();
+  private long handle; // guarded by this
+  private boolean attached; // guarded by this
+  private boolean released; // guarded by this
+  private volatile String closeCause;
+  private ByteBuffer eagerView; // progress thread only
+  private ByteBuffer rendezvousView; // progress thread only
+
+  VerbsEndpoint(VerbsTransport.State transport, long id, InetSocketAddress remote,
+      RdmaReceiver receiver, RdmaAcceptor acceptor) {
+    this.transport = transport;
+    this.id = id;
+    this.remote = remote;
+    this.receiver = receiver;
+    this.acceptor = acceptor;
+  }
+
+  /** Takes ownership of the native reference; if closed already, gives it back at once. */
+  void attach(long nativeHandle) {
+    boolean giveBack;
+    synchronized (this) {
+      if (attached) {
+        return;
+      }
+      attached = true;
+      giveBack = released;
+      if (!giveBack) {
+        handle = nativeHandle;
+      }
+    }
+    if (giveBack) {
+      NativeVerbs.closeEndpoint(nativeHandle);
+      NativeVerbs.releaseEndpoint(nativeHandle);
+    }
+  }
+
+  private synchronized long handle() {
+    return handle;
+  }
+
+  @Override
+  public void send(ByteBuffer message) throws IOException {
+    int length = message.remaining();
+    if (length > transport.settings.maxMessage) {
+      throw new IllegalArgumentException("message of " + length + " bytes to " + remote
+          + " exceeds " + transport.settings.maxMessage + " (strata.rdma.max.message.bytes)");
+    }
+    handleLock.readLock().lock();
+    try {
+      long h = handle();
+      if (h == 0 || closing.get()) {
+        throw closedException();
+      }
+      int pos = message.position();
+      if (message.isDirect()) {
+        NativeVerbs.sendDirect(h, message, pos, length);
+      } else if (message.hasArray()) {
+        NativeVerbs.sendArray(h, message.array(), message.arrayOffset() + pos, length);
+      } else {
+        byte[] copy = new byte[length];
+        message.duplicate().get(copy);
+        NativeVerbs.sendArray(h, copy, 0, length);
+      }
+      counters.sent(length);
+    } finally {
+      handleLock.readLock().unlock();
+    }
+  }
+
+  private IOException closedException() {
+    String cause = closeCause;
+    return new IOException("endpoint to " + remote + " is closed" + (cause == null ? "" : ": " + cause));
+  }
+
+  @Override
+  public boolean isOpen() {
+    handleLock.readLock().lock();
+    try {
+      long h = handle();
+      return h != 0 && !closing.get() && NativeVerbs.isOpen(h);
+    } finally {
+      handleLock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public InetSocketAddress remoteAddress() {
+    return remote;
+  }
+
+  @Override
+  public TransportCounters counters() {
+    return counters;
+  }
+
+  /**
+   * Native counters of this endpoint: messages sent, bytes sent, messages received, bytes
+   * received, messages sent by RDMA WRITE, credit messages sent, sends that waited for credit.
+   * Zeros once closed.
+   */
+  long[] nativeStats() {
+    long[] out = new long[7];
+    handleLock.readLock().lock();
+    try {
+      long h = handle();
+      if (h != 0) {
+        NativeVerbs.stats(h, out);
+      }
+    } finally {
+      handleLock.readLock().unlock();
+    }
+    return out;
+  }
+
+  /** A message arrived (progress thread); {@code nativeHandle} maps the receive regions. */
+  void deliver(long nativeHandle, int region, int offset, int length) {
+    if (closing.get()) {
+      return;
+    }
+    ByteBuffer message;
+    try {
+      ByteBuffer base = region == 0 ? eagerView : rendezvousView;
+      if (base == null) {
+        base = NativeVerbs.region(nativeHandle, region).asReadOnlyBuffer();
+        if (region == 0) {
+          eagerView = base;
+        } else {
+          rendezvousView = base;
+        }
+      }
+      message = base.slice(offset, length);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("cannot map the receive region of the endpoint to {}: {}", remote, e.toString());
+      return;
+    }
+    counters.received(length);
+    try {
+      receiver.onMessage(this, message);
+    } catch (Throwable t) {
+      LOG.warn("receiver of the endpoint to {} failed on a {}-byte message", remote, length, t);
+    }
+  }
+
+  /** The native endpoint closed (locally, by the peer, or on an error): tell the receiver once. */
+  void closedByTransport(String cause) {
+    if (cause != null) {
+      closeCause = cause;
+    }
+    if (closeNotified.compareAndSet(false, true)) {
+      try {
+        receiver.onClose(this, cause == null ? null : new IOException(cause));
+      } catch (Throwable t) {
+        LOG.warn("receiver of the endpoint to {} failed on close", remote, t);
+      }
+    }
+    close();
+  }
+
+  @Override
+  public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      return;
+    }
+    long h = handle();
+    if (h != 0) {
+      NativeVerbs.closeEndpoint(h); // wakes sends waiting for credit, before the write lock
+    }
+    handleLock.writeLock().lock();
+    try {
+      synchronized (this) {
+        h = handle;
+        handle = 0;
+        released = true;
+      }
+      if (h != 0) {
+        NativeVerbs.closeEndpoint(h);
+        NativeVerbs.releaseEndpoint(h);
+      }
+    } finally {
+      handleLock.writeLock().unlock();
+    }
+    eagerView = null;
+    rendezvousView = null;
+  }
+
+  @Override
+  public String toString() {
+    return "VerbsEndpoint[" + remote + ", " + counters + "]";
+  }
+}

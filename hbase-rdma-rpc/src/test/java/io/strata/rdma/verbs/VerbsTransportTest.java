@@ -1,0 +1,153 @@
+package io.strata.rdma.verbs;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.RdmaEndpoint;
+import io.strata.rdma.transport.TransportUnavailableException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.Test;
+
+/** The JNI binding on any machine, with or without an RDMA device. */
+public class VerbsTransportTest {
+
+  private static final RdmaReceiver NO_RECEIVER = new RdmaReceiver() {
+    @Override
+    public void onMessage(RdmaEndpoint endpoint, ByteBuffer message) {
+    }
+
+    @Override
+    public void onClose(RdmaEndpoint endpoint, IOException cause) {
+    }
+  };
+
+  private static boolean deviceHere() {
+    try {
+      NativeLibrary.load("");
+      NativeVerbs.probe("");
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  @Test
+  public void libraryLoadsFromTheJarResource() throws Exception {
+    NativeLibrary.load("");
+    assertTrue(NativeVerbs.liveObjects() >= 0);
+  }
+
+  @Test
+  public void noDeviceIsOneClearReason() throws Exception {
+    if (deviceHere()) {
+      try (VerbsTransport t = new VerbsTransport(new Configuration(false))) {
+        assertEquals("verbs", t.name());
+      }
+      return;
+    }
+    try {
+      new VerbsTransport(new Configuration(false)).close();
+      fail("a verbs transport opened without an RDMA device");
+    } catch (TransportUnavailableException e) {
+      String msg = e.getMessage();
+      assertTrue(msg, msg.contains("RDMA device"));
+      assertFalse("one line: " + msg, msg.contains("\n"));
+    }
+  }
+
+  @Test
+  public void missingConfiguredDeviceIsNamed() {
+    Configuration conf = new Configuration(false);
+    conf.set(RdmaKeys.DEVICE, "strata_no_such_dev0");
+    try {
+      new VerbsTransport(conf).close();
+      fail("opened on a missing device");
+    } catch (TransportUnavailableException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("strata_no_such_dev0")
+          || e.getMessage().contains("no RDMA device"));
+    }
+  }
+
+  @Test
+  public void badSettingNamesItsKey() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(RdmaKeys.CREDITS, 2);
+    try {
+      new VerbsTransport(conf, true).close();
+      fail("credits=2 accepted");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(RdmaKeys.CREDITS));
+    }
+    conf = new Configuration(false);
+    conf.setInt(RdmaKeys.MAX_MESSAGE, 100);
+    try {
+      new VerbsTransport(conf, true).close();
+      fail("max message below the eager threshold accepted");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(RdmaKeys.MAX_MESSAGE));
+    }
+  }
+
+  @Test
+  public void closeTwiceIsSafeAndFreesTheContext() throws Exception {
+    long before = VerbsTransport.liveNativeObjectsAfterLoad();
+    VerbsTransport t = new VerbsTransport(new Configuration(false), true);
+    assertEquals(before + 1, VerbsTransport.liveNativeObjects());
+    t.close();
+    t.close();
+    waitForLiveObjects(before, 10_000, false);
+    try {
+      t.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), (p, d) -> null);
+      fail("listen on a closed transport");
+    } catch (IOException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("closed"));
+    }
+  }
+
+  @Test
+  public void tooMuchPrivateDataIsRefusedBeforeConnecting() throws Exception {
+    try (VerbsTransport t = new VerbsTransport(new Configuration(false), true)) {
+      assertEquals(55, t.maxPrivateData());
+      try {
+        t.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), 1),
+            ByteBuffer.allocate(56), NO_RECEIVER, 100);
+        fail("56 bytes of private data accepted");
+      } catch (IllegalArgumentException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("at most 55"));
+      }
+    }
+  }
+
+  @Test
+  public void cleanerFreesAnUnclosedTransport() throws Exception {
+    long before = VerbsTransport.liveNativeObjectsAfterLoad();
+    openAndDrop();
+    assertEquals(before + 1, VerbsTransport.liveNativeObjects());
+    waitForLiveObjects(before, 30_000, true);
+  }
+
+  private static void openAndDrop() throws Exception {
+    VerbsTransport t = new VerbsTransport(new Configuration(false), true);
+    assertNotNull(t.name());
+  }
+
+  private static void waitForLiveObjects(long want, long ms, boolean gc) throws Exception {
+    long end = System.currentTimeMillis() + ms;
+    while (VerbsTransport.liveNativeObjects() != want && System.currentTimeMillis() < end) {
+      if (gc) {
+        System.gc();
+      }
+      Thread.sleep(50);
+    }
+    assertEquals("live native objects", want, VerbsTransport.liveNativeObjects());
+  }
+}
