@@ -29,6 +29,7 @@ import org.apache.hadoop.hbase.util.Pair;
 import org.apache.hbase.thirdparty.com.google.protobuf.BlockingService;
 import org.apache.hbase.thirdparty.com.google.protobuf.Message;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceRequest;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ConnectionHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,9 +151,9 @@ public class HybridRpcServer extends NettyRpcServer {
       throw new org.apache.hadoop.hbase.security.AccessDeniedException(
         "RDMA endpoint offered only to an authenticated connection's user");
     }
+    // Copied out: the param aliases the socket's request buffer, which is reused after the call.
     ConnectionHeader header = ConnectionHeader.parseFrom(
-      ((org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceRequest) call
-        .getParam()).getCall().getRequest());
+      ((CoprocessorServiceRequest) call.getParam()).getCall().getRequest().toByteArray());
     byte[] token = tokens.issue(new Grant(user, header));
     RdmaRpcMetrics.counter("server.offers").increment();
     InetSocketAddress a = l.localAddress();

@@ -81,6 +81,7 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     ByteBuf cellBlock = client.cellBlockBuilder.buildCellBlock(client.codec, client.compressor,
       call.cells, ALLOC);
     ByteBuf head = null;
+    boolean handedOver = false;
     try {
       CellBlockMeta meta = cellBlock == null ? null
         : CellBlockMeta.newBuilder().setLength(cellBlock.readableBytes()).build();
@@ -110,8 +111,17 @@ final class RdmaClientEndpoint implements RdmaReceiver {
         }
         throw notSent;
       }
+      handedOver = true;
       call.callStats.setRequestSizeBytes(total);
     } finally {
+      if (!handedOver && cellBlock != null) {
+        // Encoding consumed the call's cells; the socket path that takes the call over needs
+        // them again.
+        byte[] cells = new byte[cellBlock.readableBytes()];
+        cellBlock.getBytes(cellBlock.readerIndex(), cells);
+        call.cells = client.cellBlockBuilder.createCellScanner(client.codec, client.compressor,
+          cells);
+      }
       if (head != null) {
         head.release();
       }
