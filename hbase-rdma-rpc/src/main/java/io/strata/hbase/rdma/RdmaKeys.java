@@ -47,6 +47,17 @@ public final class RdmaKeys {
   public static final String CONNECT_TIMEOUT_MS = "strata.rdma.connect.timeout.ms";
   public static final int CONNECT_TIMEOUT_MS_DEFAULT = 5000;
 
+  // ---- loopback transport ----
+
+  /**
+   * How the loopback transport runs receive completions: {@code inline} on the sending thread
+   * when the receiving endpoint is idle (a completion thread always polling on its own core),
+   * or {@code poller} on a completion thread per transport that spins
+   * {@code strata.rdma.poll.spin.us} and then parks. Default {@code inline}.
+   */
+  public static final String LOOPBACK_DELIVERY = "strata.rdma.loopback.delivery";
+  public static final String LOOPBACK_DELIVERY_DEFAULT = "inline";
+
   // ---- hybrid RPC ----
 
   /**

@@ -31,6 +31,11 @@ final class LoopbackEndpoint implements RdmaEndpoint {
   private final ConcurrentLinkedQueue<ReceiveBuffer> freeBuffers = new ConcurrentLinkedQueue<>();
   private final TransportCounters counters = new TransportCounters();
   private final AtomicBoolean open = new AtomicBoolean(true);
+  /** Completions (messages, close) for this side, delivered in order, one at a time. */
+  private final ConcurrentLinkedQueue<CompletionPoller.Completion> mailbox =
+    new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean delivering = new AtomicBoolean();
+  private final CompletionPoller.Completion drainer = this::drain;
   private volatile RdmaReceiver receiver;
   private volatile LoopbackEndpoint peer;
 
@@ -148,7 +153,39 @@ final class LoopbackEndpoint implements RdmaEndpoint {
     transport.removed(this);
     RdmaReceiver r = receiver;
     if (r != null) {
-      poller.post(() -> r.onClose(this, cause));
+      complete(() -> r.onClose(this, cause));
+    }
+  }
+
+  /**
+   * Hands a completion to this side's receiver: on the calling thread when no other delivery to
+   * this side is under way ({@code inline}, a completion thread that is always polling), else by
+   * whichever thread is delivering, or on the transport's completion thread ({@code poller}).
+   */
+  private void complete(CompletionPoller.Completion c) {
+    mailbox.offer(c);
+    if (poller == null) {
+      drain();
+    } else {
+      poller.post(drainer);
+    }
+  }
+
+  private void drain() {
+    // One deliverer at a time per endpoint; a thread already delivering to this endpoint (a
+    // receiver that sends) leaves its new completions to its own loop, in order.
+    while (!mailbox.isEmpty() && delivering.compareAndSet(false, true)) {
+      try {
+        for (CompletionPoller.Completion c; (c = mailbox.poll()) != null;) {
+          try {
+            c.complete();
+          } catch (RuntimeException | Error e) {
+            LOG.error("Completion on {} failed", this, e);
+          }
+        }
+      } finally {
+        delivering.set(false);
+      }
     }
   }
 
@@ -172,7 +209,7 @@ final class LoopbackEndpoint implements RdmaEndpoint {
       this.owner = to;
       this.view = data == buffer ? readOnlyView() : data.asReadOnlyBuffer();
       this.length = length;
-      to.poller.post(this);
+      to.complete(this);
     }
 
     private ByteBuffer cachedView;

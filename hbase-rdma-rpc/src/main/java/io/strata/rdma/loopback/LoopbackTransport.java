@@ -23,10 +23,16 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The RDMA transport inside one JVM. All instances share one fabric: a listener of one instance
  * (a RegionServer's) is reachable by {@link #connect} of another (a client's) at the port it was
- * given. Listener ports are the fabric's own, not the operating system's. Each instance has one
- * completion thread for its endpoints, polling as the verbs transport's does
- * ({@code strata.rdma.poll.spin.us}); receive credits and the eager buffer size come from the same
- * keys as verbs.
+ * given. Listener ports are the fabric's own, not the operating system's. Receive credits and the
+ * eager buffer size come from the same keys as verbs.
+ *
+ * <p>Delivery ({@code strata.rdma.loopback.delivery}): {@code inline} (default) runs a message's
+ * completion on the sending thread when no other delivery to that endpoint is under way — what a
+ * completion thread busy-polling on a core of its own gives, less the wire — so that the RPC's
+ * own cost is what is measured; {@code poller} gives each instance one completion thread that
+ * busy-polls for {@code strata.rdma.poll.spin.us} and then parks, as a verbs completion thread
+ * sharing cores with everything else. Either way one endpoint's completions run one at a time,
+ * in order.
  *
  * <p>Fault hooks for tests: {@link #killEndpoints()} fails every connected endpoint on both sides
  * (messages not yet delivered are lost, as when a port or process dies), {@link #killListeners()}
@@ -45,6 +51,7 @@ public final class LoopbackTransport implements RdmaTransport {
   private final int eagerBytes;
   private final int maxMessage;
   private final long spinNanos;
+  private final boolean inline;
   private final String id = "loopback-" + NEXT_ID.incrementAndGet();
   private final Set<LoopbackEndpoint> endpoints = ConcurrentHashMap.newKeySet();
   private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
@@ -60,6 +67,12 @@ public final class LoopbackTransport implements RdmaTransport {
       throw new IllegalArgumentException(RdmaKeys.POLL_SPIN_US + " must be >= 0, not " + spinUs);
     }
     this.spinNanos = TimeUnit.MICROSECONDS.toNanos(spinUs);
+    String delivery = conf.get(RdmaKeys.LOOPBACK_DELIVERY, RdmaKeys.LOOPBACK_DELIVERY_DEFAULT);
+    if (!delivery.equals("inline") && !delivery.equals("poller")) {
+      throw new IllegalArgumentException(RdmaKeys.LOOPBACK_DELIVERY + "=" + delivery
+        + " is not a delivery mode; use inline or poller");
+    }
+    this.inline = delivery.equals("inline");
     TRANSPORTS.add(this);
   }
 
@@ -81,13 +94,17 @@ public final class LoopbackTransport implements RdmaTransport {
     return maxMessage;
   }
 
+  /** The completion thread, null in inline delivery mode. */
   private CompletionPoller poller() throws IOException {
+    if (closed) {
+      throw new IOException("Transport " + id + " is closed");
+    }
+    if (inline) {
+      return null;
+    }
     CompletionPoller p = poller;
     if (p == null) {
       synchronized (this) {
-        if (closed) {
-          throw new IOException("Transport " + id + " is closed");
-        }
         if (poller == null) {
           poller = new CompletionPoller(id + "-completions", spinNanos);
         }

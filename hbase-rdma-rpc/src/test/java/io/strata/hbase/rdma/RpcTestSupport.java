@@ -19,11 +19,15 @@ final class RpcTestSupport {
   private RpcTestSupport() {
   }
 
-  /** RegionServers with the hybrid RPC server on the loopback transport. */
+  /**
+   * RegionServers with the hybrid RPC server on the loopback transport, receiving on a completion
+   * thread as the verbs transport does (clients use the default inline delivery: both run).
+   */
   static Configuration hybridServer() {
     Configuration c = new Configuration(false);
     c.set("hbase.rpc.server.impl", HYBRID_SERVER);
     c.set(RdmaKeys.TRANSPORT, "loopback");
+    c.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
     return c;
   }
 

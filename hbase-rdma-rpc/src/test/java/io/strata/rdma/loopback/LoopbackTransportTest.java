@@ -39,6 +39,7 @@ public class LoopbackTransportTest {
     conf.setInt(RdmaKeys.CREDITS, 2);
     conf.setInt(RdmaKeys.EAGER_THRESHOLD, 64);
     conf.setInt(RdmaKeys.MAX_MESSAGE, 4096);
+    conf.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
     server = new LoopbackTransport(conf);
     client = new LoopbackTransport(conf);
   }
@@ -216,6 +217,63 @@ public class LoopbackTransportTest {
       fail("no listener");
     } catch (ConnectException expected) {
       // the listener is gone
+    }
+  }
+
+  /** Inline delivery: concurrent senders, each sender's messages in its order, one at a time. */
+  @Test
+  public void inlineDeliveryIsSerialAndOrderedPerSender() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set(RdmaKeys.LOOPBACK_DELIVERY, "inline");
+    try (LoopbackTransport s = new LoopbackTransport(conf);
+      LoopbackTransport c = new LoopbackTransport(conf)) {
+      java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
+      List<String> got = new CopyOnWriteArrayList<>();
+      List<Integer> overlaps = new CopyOnWriteArrayList<>();
+      RdmaReceiver r = new RdmaReceiver() {
+        @Override
+        public void onMessage(RdmaEndpoint e, ByteBuffer m) {
+          if (inside.incrementAndGet() > 1) {
+            overlaps.add(1);
+          }
+          byte[] b = new byte[m.remaining()];
+          m.get(b);
+          got.add(new String(b, StandardCharsets.UTF_8));
+          inside.decrementAndGet();
+        }
+
+        @Override
+        public void onClose(RdmaEndpoint e, IOException cause) {
+        }
+      };
+      RdmaListener l = s.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> r);
+      RdmaEndpoint e = c.connect(l.localAddress(), ByteBuffer.allocate(0), new Recorder(), 1000);
+      Thread[] senders = new Thread[4];
+      for (int t = 0; t < senders.length; t++) {
+        int id = t;
+        senders[t] = new Thread(() -> {
+          for (int i = 0; i < 500; i++) {
+            try {
+              e.send(utf8(id + ":" + i));
+            } catch (IOException ex) {
+              throw new RuntimeException(ex);
+            }
+          }
+        });
+        senders[t].start();
+      }
+      for (Thread t : senders) {
+        t.join();
+      }
+      assertEquals(2000, got.size());
+      assertTrue("deliveries overlapped", overlaps.isEmpty());
+      int[] last = { -1, -1, -1, -1 };
+      for (String m : got) {
+        int sender = Integer.parseInt(m.substring(0, m.indexOf(':')));
+        int i = Integer.parseInt(m.substring(m.indexOf(':') + 1));
+        assertTrue(m + " out of order", i > last[sender]);
+        last[sender] = i;
+      }
     }
   }
 }
