@@ -175,6 +175,10 @@ public class HybridRpcServer extends NettyRpcServer {
     connections.remove(connection);
   }
 
+  int rdmaMaxMessageSize() {
+    return transport == null ? Integer.MAX_VALUE : transport.maxMessageSize();
+  }
+
   BlockingService clientService() {
     return clientService;
   }

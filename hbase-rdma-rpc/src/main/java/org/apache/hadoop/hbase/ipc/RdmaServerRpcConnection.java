@@ -142,6 +142,10 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
     }
   }
 
+  int maxMessageSize() {
+    return server.rdmaMaxMessageSize();
+  }
+
   @Override
   public boolean isConnectionOpen() {
     RdmaEndpoint e = endpoint;
