@@ -45,6 +45,9 @@ public final class RpcBench {
     o.addOption(null, "warmup", true, "warm-up iterations per benchmark (default 3)");
     o.addOption(null, "iterations", true, "measured iterations per benchmark (default 5)");
     o.addOption(null, "seconds", true, "seconds per iteration (default 2)");
+    o.addOption(null, "loopback-delivery", true, "loopback transport delivery: inline (default, "
+      + "completions on the sending thread: a completion thread always polling on its own core) "
+      + "or poller (a completion thread per transport sharing the cores)");
     o.addOption(null, "work-dir", true,
       "cluster data (default $STRATA_WORK/bench/rpc, STRATA_WORK defaulting to .strata-work)");
     o.addOption("h", "help", false, "this text");
@@ -77,6 +80,13 @@ public final class RpcBench {
       System.err.println("strata bench rpc: " + e.getMessage());
       return 2;
     }
+    String delivery = cl.getOptionValue("loopback-delivery", "inline");
+    if (!delivery.equals("inline") && !delivery.equals("poller")) {
+      System.err.println("strata bench rpc: --loopback-delivery is inline or poller, not "
+        + delivery);
+      return 2;
+    }
+    RpcBenchCluster.delivery(delivery);
     RpcBenchCluster.workDir(new File(cl.getOptionValue("work-dir", defaultWorkDir())));
     long rdmaGets = RdmaRpcMetrics.count("client.Get.rdma");
     long rdmaMutates = RdmaRpcMetrics.count("client.Mutate.rdma");
@@ -107,7 +117,9 @@ public final class RpcBench {
     out.print(table(figures, overRdmaGets, overRdmaMutates));
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
-      JsonReports.write(file, json(figures, overRdmaGets, overRdmaMutates, iterations, seconds));
+      ObjectNode doc = json(figures, overRdmaGets, overRdmaMutates, iterations, seconds);
+      ((ObjectNode) doc.get("run")).put("loopback_delivery", delivery);
+      JsonReports.write(file, doc);
       out.println("JSON written to " + file);
     }
     return 0;

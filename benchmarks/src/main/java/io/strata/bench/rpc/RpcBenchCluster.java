@@ -40,6 +40,7 @@ final class RpcBenchCluster implements Closeable {
   static final int VALUE_BYTES = 1024;
 
   private static File workDir = new File(".strata-work/bench/rpc");
+  private static String delivery = RdmaKeys.LOOPBACK_DELIVERY_DEFAULT;
   private static RpcBenchCluster instance;
 
   private final TieredDfsCluster dfs;
@@ -57,6 +58,11 @@ final class RpcBenchCluster implements Closeable {
 
   static synchronized void workDir(File dir) {
     workDir = dir;
+  }
+
+  /** The loopback transport's delivery mode, on the RegionServer and the hybrid client. */
+  static synchronized void delivery(String mode) {
+    delivery = mode;
   }
 
   static synchronized RpcBenchCluster get() throws IOException {
@@ -77,7 +83,7 @@ final class RpcBenchCluster implements Closeable {
     LocalClusterConfig config = new LocalClusterConfig().workDir(workDir)
       .ramBytesPerDataNode(512L << 20).startSatisfier(false).startTierMover(false)
       .hbase("hbase.rpc.server.impl", HybridRpcServer.class.getName())
-      .hbase(RdmaKeys.TRANSPORT, "loopback");
+      .hbase(RdmaKeys.TRANSPORT, "loopback").hbase(RdmaKeys.LOOPBACK_DELIVERY, delivery);
     List<Closeable> started = new ArrayList<>();
     try {
       TieredDfsCluster dfs = TieredDfsCluster.start(config);
