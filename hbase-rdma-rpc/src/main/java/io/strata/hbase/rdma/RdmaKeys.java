@@ -52,4 +52,47 @@ public final class RdmaKeys {
   /** Connection set-up timeout (address/route resolution and connect), ms. Default 5000. */
   public static final String CONNECT_TIMEOUT_MS = "strata.rdma.connect.timeout.ms";
   public static final int CONNECT_TIMEOUT_MS_DEFAULT = 5000;
+
+  // ---- loopback transport ----
+
+  /**
+   * How the loopback transport runs receive completions: {@code inline} on the sending thread
+   * when the receiving endpoint is idle (a completion thread always polling on its own core),
+   * or {@code poller} on a completion thread per transport that spins
+   * {@code strata.rdma.poll.spin.us} and then parks. Default {@code inline}.
+   */
+  public static final String LOOPBACK_DELIVERY = "strata.rdma.loopback.delivery";
+  public static final String LOOPBACK_DELIVERY_DEFAULT = "inline";
+
+  // ---- hybrid RPC ----
+
+  /**
+   * ClientService methods a Strata client sends over a RegionServer's RDMA endpoint, comma
+   * separated, from {@code Get}, {@code Mutate}, {@code Multi}, {@code Scan}. Every other call,
+   * and every call to a server without an endpoint, goes over sockets. Default
+   * {@code Get,Mutate,Multi}; empty routes nothing.
+   */
+  public static final String ROUTED_METHODS = "strata.rdma.routed.methods";
+  public static final String ROUTED_METHODS_DEFAULT = "Get,Mutate,Multi";
+
+  /**
+   * Port a RegionServer's RDMA endpoint listens on, on the RPC server's bind address. Default 0:
+   * any free port (clients learn it over the authenticated socket connection).
+   */
+  public static final String PORT = "strata.rdma.port";
+  public static final int PORT_DEFAULT = 0;
+
+  /**
+   * Milliseconds a one-time endpoint token, issued to an authenticated socket connection, stays
+   * valid for the connection request that presents it. Default 30000.
+   */
+  public static final String TOKEN_TTL_MS = "strata.rdma.token.ttl.ms";
+  public static final long TOKEN_TTL_MS_DEFAULT = 30_000;
+
+  /**
+   * Milliseconds a client waits after its endpoint to a RegionServer failed (or could not be set
+   * up) before it tries again; meanwhile calls to that server go over sockets. Default 10000.
+   */
+  public static final String RETRY_MS = "strata.rdma.client.retry.ms";
+  public static final long RETRY_MS_DEFAULT = 10_000;
 }

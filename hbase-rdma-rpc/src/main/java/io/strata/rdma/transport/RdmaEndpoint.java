@@ -18,6 +18,25 @@ public interface RdmaEndpoint extends Closeable {
    */
   void send(ByteBuffer message) throws IOException;
 
+  /**
+   * Sends the concatenation of {@code parts} (each from position to limit) as one message, so
+   * that a response made of a header and cell-block buffers reaches the registered buffer in one
+   * copy. Same contract as {@link #send(ByteBuffer)}; the parts' positions are left unchanged.
+   * The default gathers into one buffer; transports override it to copy straight into theirs.
+   */
+  default void send(ByteBuffer[] parts) throws IOException {
+    int size = 0;
+    for (ByteBuffer part : parts) {
+      size += part.remaining();
+    }
+    ByteBuffer message = ByteBuffer.allocate(size);
+    for (ByteBuffer part : parts) {
+      message.put(part.duplicate());
+    }
+    message.flip();
+    send(message);
+  }
+
   boolean isOpen();
 
   InetSocketAddress remoteAddress();

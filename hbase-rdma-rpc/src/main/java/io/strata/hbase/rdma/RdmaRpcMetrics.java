@@ -1,0 +1,61 @@
+package io.strata.hbase.rdma;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.metrics.Counter;
+import org.apache.hadoop.hbase.metrics.MetricRegistries;
+import org.apache.hadoop.hbase.metrics.MetricRegistry;
+import org.apache.hadoop.hbase.metrics.MetricRegistryInfo;
+
+/**
+ * What went over the RDMA endpoints and what fell back to sockets, per JVM: the proof that calls
+ * really used the transport. Published by a RegionServer over JMX as
+ * {@code Hadoop:service=HBase,name=RegionServer,sub=StrataRdmaRpc}; readable in any JVM through
+ * {@link #count(String)}.
+ *
+ * <p>Counters: {@code server.<Method>.calls} (calls received over an endpoint),
+ * {@code server.endpoints.accepted|rejected}, {@code server.offers},
+ * {@code server.bytes.received|sent}; {@code client.<Method>.rdma} and
+ * {@code client.<Method>.sockets} (routed methods sent over an endpoint, or over sockets for want
+ * of one), {@code client.fallback.before.send} (endpoint failed before the call was handed to
+ * it: sent over sockets), {@code client.failed.after.send} (endpoint died with the call in
+ * flight: failed retriably, HBase's retry re-sends it), {@code client.endpoints.connected|failed},
+ * {@code client.offers.refused} (server without an endpoint).
+ */
+public final class RdmaRpcMetrics {
+  static final MetricRegistryInfo INFO = new MetricRegistryInfo("StrataRdmaRpc",
+    "Strata hybrid RPC: calls over RDMA endpoints and fallbacks to sockets",
+    "RegionServer,sub=StrataRdmaRpc", "regionserver", false);
+
+  private static final MetricRegistry REGISTRY = MetricRegistries.global().create(INFO);
+  private static final Map<String, Counter> SERVER_CALLS = new ConcurrentHashMap<>();
+  private static final Map<String, Counter> CLIENT_RDMA = new ConcurrentHashMap<>();
+  private static final Map<String, Counter> CLIENT_SOCKETS = new ConcurrentHashMap<>();
+
+  private RdmaRpcMetrics() {
+  }
+
+  public static Counter counter(String name) {
+    return REGISTRY.counter(name);
+  }
+
+  public static void serverCall(String method) {
+    SERVER_CALLS.computeIfAbsent(method, m -> REGISTRY.counter("server." + m + ".calls"))
+      .increment();
+  }
+
+  public static void clientRdma(String method) {
+    CLIENT_RDMA.computeIfAbsent(method, m -> REGISTRY.counter("client." + m + ".rdma"))
+      .increment();
+  }
+
+  public static void clientSockets(String method) {
+    CLIENT_SOCKETS.computeIfAbsent(method, m -> REGISTRY.counter("client." + m + ".sockets"))
+      .increment();
+  }
+
+  /** A counter's current value, 0 when nothing was counted under that name. */
+  public static long count(String name) {
+    return REGISTRY.get(name).map(m -> ((Counter) m).getCount()).orElse(0L);
+  }
+}

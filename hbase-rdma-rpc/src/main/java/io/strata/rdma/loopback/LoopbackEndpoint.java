@@ -1,0 +1,246 @@
+package io.strata.rdma.loopback;
+
+import io.strata.rdma.transport.RdmaEndpoint;
+import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.TransportCounters;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One side of a loopback connection. Its receive buffers ("registered" at set-up, one per credit)
+ * are what the peer's sends copy into; a message is delivered on this side's completion thread
+ * as a read-only view of its buffer, and the buffer and its credit go back to the peer only when
+ * the receiver returns, as a verbs receive is reposted.
+ */
+final class LoopbackEndpoint implements RdmaEndpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(LoopbackEndpoint.class);
+
+  private final LoopbackTransport transport;
+  private final CompletionPoller poller;
+  private final InetSocketAddress local;
+  private final InetSocketAddress remote;
+  private final int eagerBytes;
+  private final Semaphore receiveCredits;
+  private final ConcurrentLinkedQueue<ReceiveBuffer> freeBuffers = new ConcurrentLinkedQueue<>();
+  private final TransportCounters counters = new TransportCounters();
+  private final AtomicBoolean open = new AtomicBoolean(true);
+  /** Completions (messages, close) for this side, delivered in order, one at a time. */
+  private final ConcurrentLinkedQueue<CompletionPoller.Completion> mailbox =
+    new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean delivering = new AtomicBoolean();
+  private final CompletionPoller.Completion drainer = this::drain;
+  private volatile RdmaReceiver receiver;
+  private volatile LoopbackEndpoint peer;
+
+  LoopbackEndpoint(LoopbackTransport transport, CompletionPoller poller, InetSocketAddress local,
+    InetSocketAddress remote, int credits, int eagerBytes) {
+    this.transport = transport;
+    this.poller = poller;
+    this.local = local;
+    this.remote = remote;
+    this.eagerBytes = eagerBytes;
+    this.receiveCredits = new Semaphore(credits);
+    for (int i = 0; i < credits; i++) {
+      freeBuffers.add(new ReceiveBuffer(ByteBuffer.allocateDirect(eagerBytes)));
+    }
+  }
+
+  void connect(LoopbackEndpoint peer, RdmaReceiver receiver) {
+    this.peer = peer;
+    this.receiver = receiver;
+  }
+
+  @Override
+  public void send(ByteBuffer message) throws IOException {
+    send(new ByteBuffer[] { message });
+  }
+
+  @Override
+  public void send(ByteBuffer[] parts) throws IOException {
+    int size = 0;
+    for (ByteBuffer part : parts) {
+      size += part.remaining();
+    }
+    if (size > transport.maxMessageSize()) {
+      throw new IOException("Message of " + size + " bytes to " + remote + " exceeds the "
+        + transport.maxMessageSize() + "-byte limit (strata.rdma.max.message.bytes)");
+    }
+    LoopbackEndpoint to = peer;
+    checkOpen(to);
+    to.acquireCredit(this);
+    ReceiveBuffer rb = to.freeBuffers.poll();
+    // A message above the eager size goes by rendezvous: the peer receives it in a buffer made
+    // for it (verbs: an RDMA WRITE into a registered buffer the peer advertised).
+    ByteBuffer target = size <= eagerBytes ? rb.buffer : ByteBuffer.allocateDirect(size);
+    int at = 0;
+    for (ByteBuffer part : parts) {
+      int n = part.remaining();
+      target.put(at, part, part.position(), n);
+      at += n;
+    }
+    rb.deliver(to, target, size);
+    counters.sent(size);
+  }
+
+  private void checkOpen(LoopbackEndpoint to) throws IOException {
+    if (!open.get() || to == null || !to.open.get()) {
+      throw new IOException("Loopback endpoint " + local + " -> " + remote + " is closed");
+    }
+  }
+
+  /** Waits for a receive credit of this endpoint, as the sender {@code from}. */
+  private void acquireCredit(LoopbackEndpoint from) throws IOException {
+    try {
+      while (!receiveCredits.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+        from.checkOpen(this);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted waiting for a send credit to " + local, e);
+    }
+    if (!open.get() || !from.open.get()) {
+      receiveCredits.release();
+      from.checkOpen(this);
+    }
+  }
+
+  @Override
+  public boolean isOpen() {
+    return open.get();
+  }
+
+  @Override
+  public InetSocketAddress remoteAddress() {
+    return remote;
+  }
+
+  @Override
+  public TransportCounters counters() {
+    return counters;
+  }
+
+  /** Orderly close: this side's receiver sees a null cause, the peer's a "peer closed" error. */
+  @Override
+  public void close() {
+    LoopbackEndpoint p = peer;
+    closeWith(null);
+    if (p != null) {
+      p.closeWith(new IOException("Peer " + local + " closed the endpoint"));
+    }
+  }
+
+  /** Both sides fail with {@code cause}, as when the peer's process or port dies. */
+  void kill(String why) {
+    LoopbackEndpoint p = peer;
+    IOException cause = new IOException(why);
+    closeWith(cause);
+    if (p != null) {
+      p.closeWith(new IOException(why));
+    }
+  }
+
+  void closeWith(IOException cause) {
+    if (!open.compareAndSet(true, false)) {
+      return;
+    }
+    transport.removed(this);
+    RdmaReceiver r = receiver;
+    if (r != null) {
+      complete(() -> r.onClose(this, cause));
+    }
+  }
+
+  /**
+   * Hands a completion to this side's receiver: on the calling thread when no other delivery to
+   * this side is under way ({@code inline}, a completion thread that is always polling), else by
+   * whichever thread is delivering, or on the transport's completion thread ({@code poller}).
+   */
+  private void complete(CompletionPoller.Completion c) {
+    mailbox.offer(c);
+    if (poller == null) {
+      drain();
+    } else {
+      poller.post(drainer);
+    }
+  }
+
+  private void drain() {
+    // One deliverer at a time per endpoint; a thread already delivering to this endpoint (a
+    // receiver that sends) leaves its new completions to its own loop, in order.
+    while (!mailbox.isEmpty() && delivering.compareAndSet(false, true)) {
+      try {
+        for (CompletionPoller.Completion c; (c = mailbox.poll()) != null;) {
+          try {
+            c.complete();
+          } catch (RuntimeException | Error e) {
+            LOG.error("Completion on {} failed", this, e);
+          }
+        }
+      } finally {
+        delivering.set(false);
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "loopback " + local + " -> " + remote + (open.get() ? "" : " (closed)");
+  }
+
+  /** A receive buffer with its reusable read-only view; also the completion that delivers it. */
+  private final class ReceiveBuffer implements CompletionPoller.Completion {
+    final ByteBuffer buffer;
+    private ByteBuffer view;
+    private int length;
+    private LoopbackEndpoint owner;
+
+    ReceiveBuffer(ByteBuffer buffer) {
+      this.buffer = buffer;
+    }
+
+    void deliver(LoopbackEndpoint to, ByteBuffer data, int length) {
+      this.owner = to;
+      this.view = data == buffer ? readOnlyView() : data.asReadOnlyBuffer();
+      this.length = length;
+      to.complete(this);
+    }
+
+    private ByteBuffer cachedView;
+
+    private ByteBuffer readOnlyView() {
+      if (cachedView == null) {
+        cachedView = buffer.asReadOnlyBuffer();
+      }
+      return cachedView;
+    }
+
+    @Override
+    public void complete() {
+      LoopbackEndpoint to = owner;
+      try {
+        if (to.open.get()) {
+          view.clear().limit(length);
+          to.counters.received(length);
+          try {
+            to.receiver.onMessage(to, view);
+          } catch (RuntimeException e) {
+            LOG.error("Receiver of {} failed on a {}-byte message; closing the endpoint", to,
+              length, e);
+            to.kill("Receiver failed: " + e);
+          }
+        }
+      } finally {
+        view = null;
+        to.freeBuffers.add(this);
+        to.receiveCredits.release();
+      }
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package org.apache.hadoop.hbase.ipc;
+
+import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.hbase.rdma.RdmaTransports;
+import io.strata.rdma.transport.RdmaTransport;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.MetricsConnection;
+import org.apache.hbase.thirdparty.com.google.protobuf.Descriptors.MethodDescriptor;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HBase's Netty RPC client whose ClientService connections send the routed methods
+ * ({@code strata.rdma.routed.methods}: Get, Mutate, Multi by default) over the RegionServer's RDMA
+ * endpoint and everything else over the socket. Enable with
+ * {@code hbase.rpc.client.impl=org.apache.hadoop.hbase.ipc.HybridRpcClient}.
+ *
+ * <p>Calls keep HBase's client machinery (call ids, timeouts, cancellation, metrics, retries):
+ * only the transport of a routed call changes. A server without an endpoint (a stock
+ * RegionServer, or the transport off) gets everything over sockets after one log line. The
+ * transport is created with the first routed call, so clients that never route pay nothing.
+ */
+public class HybridRpcClient extends NettyRpcClient {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridRpcClient.class);
+  static final List<String> ROUTABLE = Arrays.asList("Get", "Mutate", "Multi", "Scan");
+
+  private final Set<String> routed;
+  private final long retryMs;
+  private final long connectTimeoutMs;
+  private final Object transportLock = new Object();
+  private boolean transportTried;
+  private volatile RdmaTransport transport;
+  private volatile ExecutorService connector;
+
+  public HybridRpcClient(Configuration conf, String clusterId, SocketAddress localAddress,
+    MetricsConnection metrics) {
+    this(conf, clusterId, localAddress, metrics, Collections.emptyMap());
+  }
+
+  public HybridRpcClient(Configuration conf, String clusterId, SocketAddress localAddress,
+    MetricsConnection metrics, Map<String, byte[]> connectionAttributes) {
+    super(conf, clusterId, localAddress, metrics, connectionAttributes);
+    this.routed = routedMethods(conf);
+    this.retryMs = conf.getLong(RdmaKeys.RETRY_MS, RdmaKeys.RETRY_MS_DEFAULT);
+    this.connectTimeoutMs =
+      conf.getLong(RdmaKeys.CONNECT_TIMEOUT_MS, RdmaKeys.CONNECT_TIMEOUT_MS_DEFAULT);
+  }
+
+  /** Used in tests only. */
+  public HybridRpcClient(Configuration conf) {
+    this(conf, HConstants.CLUSTER_ID_DEFAULT, null, null, Collections.emptyMap());
+  }
+
+  static Set<String> routedMethods(Configuration conf) {
+    Set<String> methods = new LinkedHashSet<>();
+    String value = conf.get(RdmaKeys.ROUTED_METHODS, RdmaKeys.ROUTED_METHODS_DEFAULT);
+    for (String m : value.split(",")) {
+      m = m.trim();
+      if (m.isEmpty()) {
+        continue;
+      }
+      if (!ROUTABLE.contains(m)) {
+        throw new IllegalArgumentException(RdmaKeys.ROUTED_METHODS + " names '" + m
+          + "'; the routable ClientService methods are " + ROUTABLE);
+      }
+      methods.add(m);
+    }
+    return Collections.unmodifiableSet(methods);
+  }
+
+  @Override
+  protected NettyRpcConnection createConnection(ConnectionId remoteId) throws IOException {
+    if (!routed.isEmpty()
+      && ClientService.getDescriptor().getName().equals(remoteId.getServiceName())) {
+      return new HybridRpcConnection(this, remoteId);
+    }
+    return super.createConnection(remoteId);
+  }
+
+  boolean routes(MethodDescriptor md) {
+    return routed.contains(md.getName());
+  }
+
+  Set<String> routed() {
+    return routed;
+  }
+
+  long retryMs() {
+    return retryMs;
+  }
+
+  long connectTimeoutMs() {
+    return connectTimeoutMs;
+  }
+
+  /** The transport, created on first use; null when it is off or cannot run (logged once). */
+  RdmaTransport transport() {
+    RdmaTransport t = transport;
+    if (t != null) {
+      return t;
+    }
+    synchronized (transportLock) {
+      if (!transportTried) {
+        transportTried = true;
+        transport = RdmaTransports.create(conf, "RPC client").orElse(null);
+        if (transport != null) {
+          connector = Executors.newSingleThreadExecutor(r -> {
+            Thread th = new Thread(r, "strata-rdma-connect");
+            th.setDaemon(true);
+            return th;
+          });
+        }
+      }
+      return transport;
+    }
+  }
+
+  /** Runs endpoint set-up, which may block up to the connect timeout, off the callers' threads. */
+  void connectAsync(Runnable setUp) {
+    ExecutorService c = connector;
+    if (c != null && !c.isShutdown()) {
+      try {
+        c.execute(setUp);
+        return;
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closing
+      }
+    }
+  }
+
+  @Override
+  protected void closeInternal() {
+    super.closeInternal();
+    ExecutorService c = connector;
+    if (c != null) {
+      c.shutdownNow();
+    }
+    RdmaTransport t = transport;
+    if (t != null) {
+      try {
+        t.close();
+      } catch (IOException e) {
+        LOG.warn("Closing the {} transport failed", t.name(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,223 @@
+package org.apache.hadoop.hbase.ipc;
+
+import io.strata.hbase.rdma.EndpointOffer;
+import io.strata.hbase.rdma.EndpointTokens;
+import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.rdma.transport.RdmaEndpoint;
+import io.strata.rdma.transport.RdmaTransport;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.exceptions.UnknownProtocolException;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hbase.thirdparty.com.google.protobuf.RpcCallback;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client's connection to one RegionServer's ClientService for one user: HBase's Netty socket
+ * connection, plus an RDMA endpoint for the routed methods once the server has offered one.
+ *
+ * <p>Set-up: the first routed call asks the server for an {@link EndpointOffer} over the socket
+ * (so only an authenticated connection gets a token) and connects the endpoint in the background;
+ * until then, and whenever the endpoint is down, routed calls go over the socket. A server that
+ * has no endpoint is asked once; a failed endpoint is retried after
+ * {@code strata.rdma.client.retry.ms}.
+ *
+ * <p>Fallback without losing or repeating calls: a call the endpoint refuses to take (closed,
+ * too large) was not sent and goes over the socket at once; a call in flight when the endpoint
+ * dies has an unknown outcome and fails with {@code ConnectionClosedException}, which HBase's
+ * client retries like a dropped socket connection (over the socket, the endpoint being down).
+ */
+class HybridRpcConnection extends NettyRpcConnection {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridRpcConnection.class);
+
+  private final HybridRpcClient client;
+  private final AtomicBoolean settingUp = new AtomicBoolean();
+  private volatile RdmaClientEndpoint rdma;
+  private volatile boolean noEndpoint;
+  private volatile long retryAtMs;
+  private volatile boolean closed;
+
+  HybridRpcConnection(HybridRpcClient client, ConnectionId remoteId) throws IOException {
+    super(client, remoteId);
+    this.client = client;
+  }
+
+  @Override
+  public void sendRequest(Call call, HBaseRpcController hrc) {
+    if (!client.routes(call.md)) {
+      super.sendRequest(call, hrc);
+      return;
+    }
+    RdmaClientEndpoint r = rdma;
+    if (r != null) {
+      if (r.trySend(call, hrc)) {
+        RdmaRpcMetrics.clientRdma(call.md.getName());
+        return;
+      }
+      RdmaRpcMetrics.counter("client.fallback.before.send").increment();
+    } else {
+      maybeSetUp();
+    }
+    RdmaRpcMetrics.clientSockets(call.md.getName());
+    super.sendRequest(call, hrc);
+  }
+
+  /** Schedules the call's timeout as for a socket call (RpcConnection's timer). */
+  void scheduleTimeout(Call call) {
+    scheduleTimeoutTask(call);
+  }
+
+  @Override
+  protected void callTimeout(Call call) {
+    RdmaClientEndpoint r = rdma;
+    if (r != null) {
+      r.forget(call);
+    }
+    super.callTimeout(call);
+  }
+
+  private void maybeSetUp() {
+    if (noEndpoint || closed || EnvironmentEdgeManager.currentTime() < retryAtMs
+      || !settingUp.compareAndSet(false, true)) {
+      return;
+    }
+    RdmaTransport transport = client.transport();
+    if (transport == null) {
+      noEndpoint = true;
+      settingUp.set(false);
+      return;
+    }
+    HBaseRpcController controller = new HBaseRpcControllerImpl();
+    ServerName sn =
+      ServerName.valueOf(remoteId.getAddress().getHostName(), remoteId.getAddress().getPort(), 0L);
+    ClientService.Interface stub = ClientService
+      .newStub(client.createRpcChannel(sn, remoteId.getTicket(), (int) client.connectTimeoutMs()));
+    RpcCallback<CoprocessorServiceResponse> done = response -> {
+      if (controller.failed() || response == null) {
+        offerRefused(controller.getFailed());
+        return;
+      }
+      EndpointOffer offer;
+      try {
+        offer = EndpointOffer.fromResponse(response);
+      } catch (IOException e) {
+        offerRefused(e);
+        return;
+      }
+      client.connectAsync(() -> connect(transport, offer));
+    };
+    stub.execRegionServerService(controller,
+      EndpointOffer.request(getConnectionHeader().toByteArray()), done);
+  }
+
+  private void offerRefused(Throwable error) {
+    IOException unwrapped = error instanceof RemoteException
+      ? ((RemoteException) error).unwrapRemoteException()
+      : error instanceof IOException ? (IOException) error : new IOException(error);
+    if (isUnknownService(error, unwrapped)) {
+      noEndpoint = true;
+      RdmaRpcMetrics.counter("client.offers.refused").increment();
+      LOG.info("RegionServer {} has no RDMA endpoint (a stock RegionServer, or its transport is "
+        + "off): {} calls to it use sockets", remoteId.getAddress(), client.routed());
+    } else {
+      retryAtMs = EnvironmentEdgeManager.currentTime() + client.retryMs();
+      RdmaRpcMetrics.counter("client.endpoints.failed").increment();
+      LOG.warn("Asking RegionServer {} for its RDMA endpoint failed ({}): sockets, retrying in {} "
+        + "ms", remoteId.getAddress(), String.valueOf(unwrapped), client.retryMs());
+    }
+    settingUp.set(false);
+  }
+
+  private static boolean isUnknownService(Throwable error, IOException unwrapped) {
+    if (unwrapped instanceof UnknownProtocolException) {
+      return true;
+    }
+    Throwable t = error;
+    while (t != null) {
+      if (t instanceof RemoteException && UnknownProtocolException.class.getName()
+        .equals(((RemoteException) t).getClassName())) {
+        return true;
+      }
+      t = t.getCause();
+    }
+    return false;
+  }
+
+  private void connect(RdmaTransport transport, EndpointOffer offer) {
+    try {
+      if (!transport.name().equals(offer.transport())) {
+        throw new IOException("the server's endpoint uses the " + offer.transport()
+          + " transport, this client " + transport.name());
+      }
+      RdmaClientEndpoint r = new RdmaClientEndpoint(this, client, offer.address());
+      RdmaEndpoint e = transport.connect(offer.address(),
+        EndpointTokens.privateData(offer.token()), r, client.connectTimeoutMs());
+      r.connected(e);
+      if (closed) {
+        e.close();
+        return;
+      }
+      rdma = r;
+      RdmaRpcMetrics.counter("client.endpoints.connected").increment();
+      LOG.info("{} calls to RegionServer {} go over its {}", client.routed(),
+        remoteId.getAddress(), offer);
+    } catch (IOException | RuntimeException e) {
+      retryAtMs = EnvironmentEdgeManager.currentTime() + client.retryMs();
+      RdmaRpcMetrics.counter("client.endpoints.failed").increment();
+      LOG.warn("RDMA endpoint to RegionServer {} not connected ({}): sockets, retrying in {} ms",
+        remoteId.getAddress(), e.toString(), client.retryMs());
+    } finally {
+      settingUp.set(false);
+    }
+  }
+
+  /** The endpoint closed; calls in flight on it have been failed retriably. */
+  void endpointClosed(RdmaClientEndpoint r, IOException cause) {
+    if (rdma == r) {
+      rdma = null;
+    }
+    if (cause != null && !closed) {
+      retryAtMs = EnvironmentEdgeManager.currentTime() + client.retryMs();
+      RdmaRpcMetrics.counter("client.endpoints.failed").increment();
+      LOG.warn("RDMA endpoint to RegionServer {} failed ({}): calls in flight are retried, "
+        + "calls go over sockets, new endpoint in {} ms", remoteId.getAddress(),
+        cause.getMessage(), client.retryMs());
+    }
+  }
+
+  /** Whether calls go over an endpoint now. */
+  boolean rdmaConnected() {
+    return rdma != null;
+  }
+
+  @Override
+  public boolean isActive() {
+    return super.isActive() || rdma != null;
+  }
+
+  @Override
+  public void shutdown() {
+    closeEndpoint();
+    super.shutdown();
+  }
+
+  @Override
+  public void cleanupConnection() {
+    closed = true;
+    closeEndpoint();
+    super.cleanupConnection();
+  }
+
+  private void closeEndpoint() {
+    RdmaClientEndpoint r = rdma;
+    rdma = null;
+    if (r != null) {
+      r.close();
+    }
+  }
+}

@@ -1,0 +1,226 @@
+package org.apache.hadoop.hbase.ipc;
+
+import io.strata.hbase.rdma.EndpointOffer;
+import io.strata.hbase.rdma.EndpointTokens;
+import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.hbase.rdma.RdmaTransports;
+import io.strata.rdma.transport.RdmaAcceptor;
+import io.strata.rdma.transport.RdmaEndpoint;
+import io.strata.rdma.transport.RdmaListener;
+import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.RdmaTransport;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CellScanner;
+import org.apache.hadoop.hbase.Server;
+import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.monitoring.MonitoredRPCHandler;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
+import org.apache.hadoop.hbase.util.Pair;
+import org.apache.hbase.thirdparty.com.google.protobuf.BlockingService;
+import org.apache.hbase.thirdparty.com.google.protobuf.Message;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ConnectionHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HBase's Netty RPC server plus an RDMA endpoint for ClientService: requests that arrive on the
+ * endpoint go through the same connection code, scheduler, handlers, call metrics, quotas and
+ * access checks as socket requests, and their responses go back over the endpoint. Enable with
+ * {@code hbase.rpc.server.impl=org.apache.hadoop.hbase.ipc.HybridRpcServer}.
+ *
+ * <p>Only a client that authenticated over a socket connection can open an endpoint: it asks
+ * for an {@link EndpointOffer} over that connection and gets a one-time token bound to its user,
+ * which it presents in the connection request; the endpoint's calls run as that user. Stock
+ * clients never ask and use sockets as with {@code NettyRpcServer}. In a class of this package
+ * because HBase's server connection and call types are package-private.
+ */
+public class HybridRpcServer extends NettyRpcServer {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridRpcServer.class);
+
+  private final BlockingService clientService;
+  private final RdmaTransport transport;
+  private final EndpointTokens<Grant> tokens;
+  private final Set<RdmaServerRpcConnection> connections = ConcurrentHashMap.newKeySet();
+  private final InetSocketAddress rdmaBindAddress;
+  private volatile RdmaListener listener;
+
+  public HybridRpcServer(Server server, String name, List<BlockingServiceAndInterface> services,
+    InetSocketAddress bindAddress, Configuration conf, RpcScheduler scheduler,
+    boolean reservoirEnabled) throws IOException {
+    super(server, name, services, bindAddress, conf, scheduler, reservoirEnabled);
+    this.clientService = getService(services, ClientService.getDescriptor().getName());
+    this.tokens = new EndpointTokens<>(
+      conf.getLong(RdmaKeys.TOKEN_TTL_MS, RdmaKeys.TOKEN_TTL_MS_DEFAULT),
+      EnvironmentEdgeManager::currentTime);
+    this.rdmaBindAddress = new InetSocketAddress(bindAddress.getAddress(),
+      conf.getInt(RdmaKeys.PORT, RdmaKeys.PORT_DEFAULT));
+    // Masters and servers without ClientService have no Get/Put to serve over RDMA.
+    if (clientService == null || server instanceof HMaster) {
+      this.transport = null;
+    } else {
+      this.transport = RdmaTransports.create(conf, "RPC server " + name).orElse(null);
+    }
+  }
+
+  @Override
+  public synchronized void start() {
+    super.start();
+    if (transport == null || listener != null) {
+      return;
+    }
+    try {
+      listener = transport.listen(rdmaBindAddress, new Acceptor());
+      LOG.info("RDMA endpoint ({} transport) for ClientService listening on {}", transport.name(),
+        listener.localAddress());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("RDMA endpoint ({} transport) cannot listen on {} ({}): sockets only",
+        transport.name(), rdmaBindAddress, e.toString());
+      closeTransport();
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    closeTransport();
+    super.stop();
+  }
+
+  private void closeTransport() {
+    RdmaListener l = listener;
+    listener = null;
+    if (l != null) {
+      l.close();
+    }
+    for (RdmaServerRpcConnection c : new ArrayList<>(connections)) {
+      c.close();
+    }
+    if (transport != null) {
+      try {
+        transport.close();
+      } catch (IOException e) {
+        LOG.warn("Closing the {} transport failed", transport.name(), e);
+      }
+    }
+  }
+
+  /** The endpoint's listen address, or null when this server has no RDMA endpoint. */
+  public InetSocketAddress getRdmaAddress() {
+    RdmaListener l = listener;
+    return l == null ? null : l.localAddress();
+  }
+
+  /** Endpoints connected to this server now. */
+  public int getNumRdmaConnections() {
+    return connections.size();
+  }
+
+  /** Answers the offer call itself; every other call runs as on {@link NettyRpcServer}. */
+  @Override
+  public Pair<Message, CellScanner> call(RpcCall call, MonitoredRPCHandler status)
+    throws IOException {
+    if (
+      call.getMethod() != null && call.getService() == clientService
+        && "ExecRegionServerService".equals(call.getMethod().getName())
+        && EndpointOffer.isOfferRequest(call.getParam())
+    ) {
+      return new Pair<>(offer(call), null);
+    }
+    return super.call(call, status);
+  }
+
+  private Message offer(RpcCall call) throws IOException {
+    RdmaListener l = listener;
+    if (l == null) {
+      throw new org.apache.hadoop.hbase.exceptions.UnknownProtocolException(
+        "No RDMA endpoint on this server (" + RdmaKeys.TRANSPORT + " off or unavailable)");
+    }
+    User user = call.getRequestUser().orElse(null);
+    if (user == null) {
+      throw new org.apache.hadoop.hbase.security.AccessDeniedException(
+        "RDMA endpoint offered only to an authenticated connection's user");
+    }
+    // Copied out: the param aliases the socket's request buffer, which is reused after the call.
+    ConnectionHeader header = ConnectionHeader.parseFrom(
+      ((CoprocessorServiceRequest) call.getParam()).getCall().getRequest().toByteArray());
+    byte[] token = tokens.issue(new Grant(user, header));
+    RdmaRpcMetrics.counter("server.offers").increment();
+    InetSocketAddress a = l.localAddress();
+    return new EndpointOffer(transport.name(), announcedHost(a), a.getPort(), token).toResponse();
+  }
+
+  private String announcedHost(InetSocketAddress a) {
+    InetAddress ip = a.getAddress();
+    if (ip != null && !ip.isAnyLocalAddress()) {
+      return ip.getHostAddress();
+    }
+    if (server != null && server.getServerName() != null) {
+      return server.getServerName().getHostname();
+    }
+    return getListenerAddress().getHostString();
+  }
+
+  void removed(RdmaServerRpcConnection connection) {
+    connections.remove(connection);
+  }
+
+  int rdmaMaxMessageSize() {
+    return transport == null ? Integer.MAX_VALUE : transport.maxMessageSize();
+  }
+
+  BlockingService clientService() {
+    return clientService;
+  }
+
+  /** What a token grants: the socket connection's user and the client's connection settings. */
+  static final class Grant {
+    final User user;
+    final ConnectionHeader header;
+
+    Grant(User user, ConnectionHeader header) {
+      this.user = user;
+      this.header = header;
+    }
+  }
+
+  private final class Acceptor implements RdmaAcceptor {
+    @Override
+    public RdmaReceiver accept(InetSocketAddress peer, ByteBuffer privateData) {
+      Grant grant = tokens.redeem(privateData);
+      if (grant == null) {
+        RdmaRpcMetrics.counter("server.endpoints.rejected").increment();
+        LOG.warn("Refused an RDMA connection request from {}: no valid endpoint token (a client "
+          + "must get one over an authenticated socket connection; tokens are single-use and "
+          + "expire after {})", peer, RdmaKeys.TOKEN_TTL_MS);
+        return null;
+      }
+      try {
+        RdmaServerRpcConnection c = new RdmaServerRpcConnection(HybridRpcServer.this, grant, peer);
+        connections.add(c);
+        RdmaRpcMetrics.counter("server.endpoints.accepted").increment();
+        return c;
+      } catch (IOException | RuntimeException e) {
+        RdmaRpcMetrics.counter("server.endpoints.rejected").increment();
+        LOG.warn("Refused an RDMA connection request from {} of {}: {}", peer, grant.user,
+          e.toString());
+        return null;
+      }
+    }
+
+    @Override
+    public void established(RdmaEndpoint endpoint) {
+      LOG.debug("RDMA endpoint from {} established", endpoint.remoteAddress());
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package org.apache.hadoop.hbase.ipc;
+
+import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.rdma.transport.RdmaEndpoint;
+import io.strata.rdma.transport.RdmaReceiver;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.exceptions.ConnectionClosedException;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBuf;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufAllocator;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufInputStream;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufOutputStream;
+import org.apache.hbase.thirdparty.io.netty.buffer.PooledByteBufAllocator;
+import org.apache.hbase.thirdparty.io.netty.buffer.Unpooled;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.CellBlockMeta;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.RequestHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client side of one RDMA endpoint: writes calls as HBase requests (RequestHeader, param,
+ * cell block; one message each, no length prefix) straight from the calling thread, and reads
+ * responses on the transport's completion thread with HBase's own response reader. The
+ * completion thread only parses the headers and copies the cell block out of the receive
+ * buffer; the cells themselves are decoded lazily by whoever consumes the result, off the
+ * completion thread.
+ */
+final class RdmaClientEndpoint implements RdmaReceiver {
+  private static final Logger LOG = LoggerFactory.getLogger(RdmaClientEndpoint.class);
+  private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
+
+  private final HybridRpcConnection connection;
+  private final HybridRpcClient client;
+  private final InetSocketAddress address;
+  private final Map<Integer, Call> calls = new ConcurrentHashMap<>();
+  private volatile RdmaEndpoint endpoint;
+
+  RdmaClientEndpoint(HybridRpcConnection connection, HybridRpcClient client,
+    InetSocketAddress address) {
+    this.connection = connection;
+    this.client = client;
+    this.address = address;
+  }
+
+  void connected(RdmaEndpoint endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Sends the call over the endpoint, or returns false when the endpoint did not take it (closed,
+   * or the request is too large): then nothing was sent and the caller uses the socket.
+   */
+  boolean trySend(Call call, HBaseRpcController hrc) {
+    RdmaEndpoint e = endpoint;
+    if (e == null || !e.isOpen()) {
+      return false;
+    }
+    try {
+      hrc.notifyOnCancel(cancelled -> {
+        if (calls.remove(call.id) != null) {
+          IPCUtil.setCancelled(call);
+        }
+      }, cancelled -> {
+        if (cancelled) {
+          IPCUtil.setCancelled(call);
+        } else {
+          send(e, call);
+        }
+      });
+      return true;
+    } catch (IOException notSent) {
+      return false;
+    }
+  }
+
+  private void send(RdmaEndpoint e, Call call) throws IOException {
+    ByteBuf cellBlock = client.cellBlockBuilder.buildCellBlock(client.codec, client.compressor,
+      call.cells, ALLOC);
+    ByteBuf head = null;
+    boolean handedOver = false;
+    try {
+      CellBlockMeta meta = cellBlock == null ? null
+        : CellBlockMeta.newBuilder().setLength(cellBlock.readableBytes()).build();
+      RequestHeader header = IPCUtil.buildRequestHeader(call, meta);
+      int headSize = IPCUtil.getTotalSizeWhenWrittenDelimited(header, call.param);
+      int total = headSize + (cellBlock == null ? 0 : cellBlock.readableBytes());
+      if (total > client.transport().maxMessageSize()) {
+        throw new IOException("request too large for the endpoint");
+      }
+      head = ALLOC.heapBuffer(headSize);
+      try (ByteBufOutputStream out = new ByteBufOutputStream(head)) {
+        header.writeDelimitedTo(out);
+        if (call.param != null) {
+          call.param.writeDelimitedTo(out);
+        }
+      }
+      ByteBuffer[] parts = cellBlock == null ? new ByteBuffer[] { head.nioBuffer() }
+        : new ByteBuffer[] { head.nioBuffer(), cellBlock.nioBuffer() };
+      calls.put(call.id, call);
+      connection.scheduleTimeout(call);
+      try {
+        e.send(parts);
+      } catch (IOException notSent) {
+        calls.remove(call.id);
+        if (call.timeoutTask != null) {
+          call.timeoutTask.cancel();
+        }
+        throw notSent;
+      }
+      handedOver = true;
+      call.callStats.setRequestSizeBytes(total);
+    } finally {
+      if (!handedOver && cellBlock != null) {
+        // Encoding consumed the call's cells; the socket path that takes the call over needs
+        // them again.
+        byte[] cells = new byte[cellBlock.readableBytes()];
+        cellBlock.getBytes(cellBlock.readerIndex(), cells);
+        call.cells = client.cellBlockBuilder.createCellScanner(client.codec, client.compressor,
+          cells);
+      }
+      if (head != null) {
+        head.release();
+      }
+      if (cellBlock != null) {
+        cellBlock.release();
+      }
+    }
+  }
+
+  void forget(Call call) {
+    calls.remove(call.id);
+  }
+
+  @Override
+  public void onMessage(RdmaEndpoint from, ByteBuffer message) {
+    try {
+      connection.readResponse(new ByteBufInputStream(Unpooled.wrappedBuffer(message)), calls,
+        null, remoteError -> failAll(remoteError));
+    } catch (IOException e) {
+      // The message was a whole frame: one bad response does not break the endpoint.
+      LOG.warn("Failed to process a response from {}",
+        address, e);
+    }
+  }
+
+  @Override
+  public void onClose(RdmaEndpoint from, IOException cause) {
+    failAll(new ConnectionClosedException("RDMA endpoint to " + address + " closed"
+      + (cause == null ? "" : ": " + cause.getMessage())));
+    connection.endpointClosed(this, cause);
+  }
+
+  private void failAll(IOException error) {
+    for (Integer id : new ArrayList<>(calls.keySet())) {
+      Call c = calls.remove(id);
+      if (c != null) {
+        RdmaRpcMetrics.counter("client.failed.after.send").increment();
+        c.setException(error);
+      }
+    }
+  }
+
+  void close() {
+    RdmaEndpoint e = endpoint;
+    if (e != null) {
+      e.close();
+    }
+  }
+}

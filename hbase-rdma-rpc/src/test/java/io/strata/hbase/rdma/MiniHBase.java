@@ -1,0 +1,106 @@
+package io.strata.hbase.rdma;
+
+import java.io.Closeable;
+import java.io.File;
+import java.io.IOException;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.LocalHBaseCluster;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+
+/**
+ * A real HBase in this JVM for the RPC tests — ZooKeeper, a master and one RegionServer, as
+ * standalone HBase runs them ({@link LocalHBaseCluster}) — on the local file system under
+ * {@code target/}: the RPC path is what is tested, HDFS adds nothing to it.
+ */
+final class MiniHBase implements Closeable {
+  private final MiniZooKeeperCluster zk;
+  private final LocalHBaseCluster cluster;
+  private final Configuration conf;
+  private final File dir;
+
+  private MiniHBase(MiniZooKeeperCluster zk, LocalHBaseCluster cluster, Configuration conf,
+    File dir) {
+    this.zk = zk;
+    this.cluster = cluster;
+    this.conf = conf;
+    this.dir = dir;
+  }
+
+  /** Starts a cluster whose servers use {@code serverConf}'s settings on top of the defaults. */
+  static MiniHBase start(String name, Configuration serverConf) throws IOException {
+    File dir = new File("target/it-work/" + name + "-" + UUID.randomUUID().toString()
+      .substring(0, 8)).getAbsoluteFile();
+    FileUtil.fullyDelete(dir);
+    Configuration conf = HBaseConfiguration.create(serverConf);
+    conf.set(HConstants.HBASE_DIR, new File(dir, "hbase").toURI().toString());
+    conf.set("fs.defaultFS", "file:///");
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    conf.setBoolean(HConstants.CLUSTER_DISTRIBUTED, false);
+    conf.setBoolean(LocalHBaseCluster.ASSIGN_RANDOM_PORTS, true);
+    conf.setInt(HConstants.MASTER_INFO_PORT, -1);
+    conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
+    conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
+    MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
+    LocalHBaseCluster cluster = null;
+    try {
+      int port = zk.startup(new File(dir, "zookeeper"));
+      conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, port);
+      cluster = new LocalHBaseCluster(conf, 1, 1);
+      cluster.startup();
+      waitForMaster(cluster);
+      return new MiniHBase(zk, cluster, conf, dir);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    } catch (IOException | RuntimeException e) {
+      if (cluster != null) {
+        cluster.shutdown();
+      }
+      zk.shutdown();
+      throw e;
+    }
+  }
+
+  private static void waitForMaster(LocalHBaseCluster cluster) throws InterruptedException,
+    IOException {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (cluster.getActiveMaster() == null || !cluster.getActiveMaster().isInitialized()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("The master did not initialize within 60 s");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** A client configuration for this cluster: the cluster's ZooKeeper, the given settings. */
+  Configuration clientConf() {
+    Configuration c = HBaseConfiguration.create();
+    c.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
+    c.set(HConstants.ZOOKEEPER_CLIENT_PORT, conf.get(HConstants.ZOOKEEPER_CLIENT_PORT));
+    return c;
+  }
+
+  Configuration conf() {
+    return conf;
+  }
+
+  HRegionServer regionServer() {
+    return cluster.getRegionServer(0);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      cluster.shutdown();
+      cluster.join();
+    } finally {
+      zk.shutdown();
+      FileUtil.fullyDelete(dir);
+    }
+  }
+}

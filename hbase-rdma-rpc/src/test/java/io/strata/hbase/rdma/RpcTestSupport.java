@@ -1,0 +1,52 @@
+package io.strata.hbase.rdma;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/** Settings and table set-up shared by the RPC tests. */
+final class RpcTestSupport {
+  static final byte[] FAMILY = Bytes.toBytes("f");
+  static final byte[] QUALIFIER = Bytes.toBytes("q");
+  static final String HYBRID_SERVER = "org.apache.hadoop.hbase.ipc.HybridRpcServer";
+  static final String HYBRID_CLIENT = "org.apache.hadoop.hbase.ipc.HybridRpcClient";
+
+  private RpcTestSupport() {
+  }
+
+  /**
+   * RegionServers with the hybrid RPC server on the loopback transport, receiving on a completion
+   * thread as the verbs transport does (clients use the default inline delivery: both run).
+   */
+  static Configuration hybridServer() {
+    Configuration c = new Configuration(false);
+    c.set("hbase.rpc.server.impl", HYBRID_SERVER);
+    c.set(RdmaKeys.TRANSPORT, "loopback");
+    c.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
+    return c;
+  }
+
+  /** A client with the hybrid RPC client on the loopback transport. */
+  static Configuration hybridClient(Configuration clientConf) {
+    clientConf.set("hbase.rpc.client.impl", HYBRID_CLIENT);
+    clientConf.set(RdmaKeys.TRANSPORT, "loopback");
+    return clientConf;
+  }
+
+  static void createTable(Connection connection, TableName table, String... coprocessors)
+    throws IOException {
+    TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY));
+    for (String cp : coprocessors) {
+      b.setCoprocessor(cp);
+    }
+    try (Admin admin = connection.getAdmin()) {
+      admin.createTable(b.build());
+    }
+  }
+}
