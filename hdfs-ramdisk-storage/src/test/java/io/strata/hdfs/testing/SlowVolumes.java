@@ -22,6 +22,9 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
  * with that latency) plus an optional bandwidth: bytes of reads and writes take
  * {@code len / bytesPerSecond} on a per-volume timeline, so concurrent transfers share it, as on
  * one disk. {@link #uninstall()} puts the DataNode's original hook back.
+ *
+ * <p>It also counts the bytes the DataNode writes to each volume (block and checksum writes and
+ * local copies between volumes), slowed or not: what a device would have had to take in.
  */
 public final class SlowVolumes implements AutoCloseable {
   private static final Field HOOK_FIELD = hookField();
@@ -30,6 +33,7 @@ public final class SlowVolumes implements AutoCloseable {
   private final FaultInjectorFileIoEvents original;
   private final Map<String, Slowdown> slowdowns = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> delayedOps = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> bytesWritten = new ConcurrentHashMap<>();
 
   private SlowVolumes(FileIoProvider io, FaultInjectorFileIoEvents original) {
     this.io = io;
@@ -105,6 +109,15 @@ public final class SlowVolumes implements AutoCloseable {
     return n == null ? 0 : n.get();
   }
 
+  /**
+   * Bytes written to the volume with this storage ID since {@link #install}: {@code WRITE}s to
+   * its block and meta files and {@code NATIVE_COPY}s onto it (a block moved between volumes).
+   */
+  public long bytesWritten(String storageId) {
+    AtomicLong n = bytesWritten.get(storageId);
+    return n == null ? 0 : n.get();
+  }
+
   /** Puts the DataNode's original hook back; operations in a delay finish it. */
   public void uninstall() {
     synchronized (io) {
@@ -153,6 +166,10 @@ public final class SlowVolumes implements AutoCloseable {
     @Override
     public void beforeFileIo(FsVolumeSpi volume, FileIoProvider.OPERATION op, long len) {
       original.beforeFileIo(volume, op, len);
+      if (volume != null && len > 0
+        && (op == FileIoProvider.OPERATION.WRITE || op == FileIoProvider.OPERATION.NATIVE_COPY)) {
+        bytesWritten.computeIfAbsent(volume.getStorageID(), k -> new AtomicLong()).addAndGet(len);
+      }
       delay(volume, len);
     }
 
