@@ -107,20 +107,23 @@ public final class MediaBench {
     File outDir = new File(cl.getOptionValue("out",
       new File(base, "report-" + scale.optionName()).getPath()));
     LocalClusterConfig config = new LocalClusterConfig()
-      .workDir(new File(cl.getOptionValue("work-dir", new File(base, "work").getPath())))
-      .dataNodes(DATANODES)
-      .ramBytesPerDataNode(scale.ramTierBytes())
-      .blockSizeBytes(scale.blockBytes());
+      .workDir(new File(cl.getOptionValue("work-dir", new File(base, "work").getPath())));
     if (cl.hasOption("ram-dir")) {
       config.ramDir(new File(cl.getOptionValue("ram-dir")));
     }
-    commonHBaseKeys(config, scale);
     return run(config, scale, cases, outDir, out);
   }
 
+  /**
+   * Runs the cases on a cluster made from {@code config} (work and RAM directories; the scale
+   * sets the rest) and writes the report to {@code outDir}; 0 when every case ran.
+   */
   static int run(LocalClusterConfig config, MediaScale scale, List<MediaCase> cases, File outDir,
     PrintStream out) throws Exception {
     long started = System.nanoTime();
+    config.dataNodes(DATANODES).ramBytesPerDataNode(scale.ramTierBytes())
+      .blockSizeBytes(scale.blockBytes());
+    commonHBaseKeys(config, scale);
     out.printf(Locale.ROOT, "[media] %d case(s) at scale %s: \"50G\" = %d MiB, \"1T\" = %d MiB "
       + "of records; RAM tier %d MiB per DataNode in %s; SSD +%d us/op %d MB/s, HDD +%.1f ms/op "
       + "%d MB/s (emulated); report in %s%n", cases.size(), scale.optionName(),
@@ -179,7 +182,7 @@ public final class MediaBench {
   static void commonHBaseKeys(LocalClusterConfig config, MediaScale scale) {
     config.hbase("hbase.hregion.memstore.flush.size", Long.toString(scale.flushBytes()));
     // A WAL reserves a whole block on its volume: keep it within a small RAM tier.
-    config.hbase("hbase.regionserver.hlog.blocksize", Long.toString(scale.blockBytes()));
+    config.hbase("hbase.regionserver.hlog.blocksize", Long.toString(scale.walBlockBytes()));
     // The table is pre-split, as in the study; no region splits during the load.
     config.hbase("hbase.hregion.max.filesize", Long.toString(100L << 30));
     // The study's Table 8.

@@ -117,6 +117,7 @@ final class MediaReport {
     s.put("memstore_flush_bytes", scale.flushBytes());
     s.put("compaction_threshold_bytes", scale.compactionThresholdBytes());
     s.put("hdfs_block_bytes", scale.blockBytes());
+    s.put("wal_block_bytes", scale.walBlockBytes());
     s.put("load_seconds_limit", scale.loadSeconds());
     ObjectNode datasets = s.putObject("datasets");
     for (Dataset d : Dataset.values()) {
@@ -197,13 +198,14 @@ final class MediaReport {
       + "%d DataNodes (replication 3) in one JVM. RAM tier: %d MiB per DataNode in %s%s. "
       + "Datasets: \"50G\" = %d MiB (%,d records, %d regions), \"1T\" = %d MiB (%,d records, %d "
       + "regions). Memstore flush %d MiB, small/large compaction threshold %d MiB (the study's "
-      + "1.5 GB), HDFS blocks %d MiB.%n%n", scale.threads(), scale.writeBufferBytes() >> 10,
+      + "1.5 GB), HDFS blocks %d MiB (WALs %d MiB).%n%n", scale.threads(), scale.writeBufferBytes() >> 10,
       settings.dataNodes(), scale.ramTierBytes() >> 20, settings.ramDir(),
       settings.ramBacked() ? " (tmpfs)" : " (NOT RAM-backed)",
       scale.dataBytes(Dataset.FITS_RAM) >> 20, scale.records(Dataset.FITS_RAM),
       scale.regions(Dataset.FITS_RAM), scale.dataBytes(Dataset.EXCEEDS_RAM) >> 20,
       scale.records(Dataset.EXCEEDS_RAM), scale.regions(Dataset.EXCEEDS_RAM),
-      scale.flushBytes() >> 20, scale.compactionThresholdBytes() >> 20, scale.blockBytes() >> 20));
+      scale.flushBytes() >> 20, scale.compactionThresholdBytes() >> 20, scale.blockBytes() >> 20,
+      scale.walBlockBytes() >> 20));
     sb.append("Media are **emulated** (see the end): SSD = +80 µs per DataNode I/O operation and "
       + "446 MB/s per volume, HDD = +6.7 ms and 127 MB/s (the study's Table 13), RAM = tmpfs at "
       + "this machine's speed. \"vs HDD\" is relative to the all-HDD case of the same dataset "

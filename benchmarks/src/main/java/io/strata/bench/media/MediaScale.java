@@ -21,8 +21,10 @@ import java.util.Locale;
  * @param exceedsRamRegions pre-split regions of the "1T" table (the study: 210)
  * @param flushMiB {@code hbase.hregion.memstore.flush.size}
  * @param thresholdMiB {@code strata.compaction.size.threshold} (the study's 1.5 GB, scaled)
- * @param blockMiB HDFS block size of HFiles and WALs: a small RAM tier must hold several open
- *   blocks
+ * @param blockMiB HDFS block size of HFiles
+ * @param walBlockMiB HDFS block size of WALs ({@code hbase.regionserver.hlog.blocksize}): every
+ *   open WAL reserves a block on the RAM tier, and the NameNode keeps two more free, so a small
+ *   tier needs small WAL blocks to keep room for the WALs waiting to be moved off it
  * @param threads YCSB client threads (the study: 200)
  * @param writeBufferKiB each YCSB thread's client-side write buffer (the study ran with client
  *   buffering)
@@ -31,14 +33,14 @@ import java.util.Locale;
  */
 public record MediaScale(String name, long ramTierMiB, long fitsRamMiB, long exceedsRamMiB,
   int fitsRamRegions, int exceedsRamRegions, long flushMiB, long thresholdMiB, long blockMiB,
-  int threads, int writeBufferKiB, int loadSeconds, Duration caseTimeout) {
+  long walBlockMiB, int threads, int writeBufferKiB, int loadSeconds, Duration caseTimeout) {
 
   /** About a minute and a half per case on two cores. */
   public static final MediaScale QUICK =
-    new MediaScale("quick", 128, 24, 160, 4, 8, 4, 16, 16, 16, 64, 60, Duration.ofMinutes(4));
+    new MediaScale("quick", 192, 32, 200, 4, 8, 4, 16, 16, 8, 16, 64, 50, Duration.ofMinutes(4));
   /** Several minutes per case. */
   public static final MediaScale FULL =
-    new MediaScale("full", 1024, 192, 1536, 8, 16, 16, 64, 64, 32, 256, 900,
+    new MediaScale("full", 1024, 192, 1536, 8, 16, 16, 64, 64, 32, 32, 256, 900,
       Duration.ofMinutes(20));
 
   /** Bytes of one YCSB record with the study's workload: 5 fields of 200 bytes. */
@@ -90,6 +92,10 @@ public record MediaScale(String name, long ramTierMiB, long fitsRamMiB, long exc
 
   public long blockBytes() {
     return blockMiB << 20;
+  }
+
+  public long walBlockBytes() {
+    return walBlockMiB << 20;
   }
 
   public long writeBufferBytes() {
