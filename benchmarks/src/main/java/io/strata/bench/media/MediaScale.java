@@ -37,7 +37,7 @@ public record MediaScale(String name, long ramTierMiB, long fitsRamMiB, long exc
 
   /** About a minute and a half per case on two cores. */
   public static final MediaScale QUICK =
-    new MediaScale("quick", 192, 32, 200, 4, 8, 4, 16, 16, 8, 16, 64, 50, Duration.ofMinutes(4));
+    new MediaScale("quick", 192, 32, 200, 4, 8, 4, 16, 16, 8, 16, 64, 45, Duration.ofMinutes(4));
   /** Several minutes per case. */
   public static final MediaScale FULL =
     new MediaScale("full", 1024, 192, 1536, 8, 16, 16, 64, 64, 32, 32, 256, 900,
