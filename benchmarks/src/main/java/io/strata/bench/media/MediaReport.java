@@ -271,7 +271,8 @@ final class MediaReport {
       + "this machine's disk, slowed through the DataNode's FileIoProvider fault-injection hook: "
       + "every I/O operation (write, flush, sync, open, rename, delete, read) waits the medium's "
       + "access latency, concurrent operations overlapping as on a device with a queue, and "
-      + "read/write bytes are booked on the volume's bandwidth timeline. There is no seek model "
+      + "read/write bytes are booked on the volume's bandwidth timeline (delays are slept, their "
+      + "last 200 µs spun, but on a busy machine a delay still ends late). There is no seek model "
       + "beyond that per-operation latency, no page cache in front of the emulated device (the "
       + "study's note: its SSD/HDD figures profit from the OS cache), and no SATA controller "
       + "limit (the study's 1.5 GB/s for 8 disks).\n");
