@@ -100,6 +100,8 @@ public class SlowVolumesIT {
       long ms = (System.nanoTime() - t0) / 1_000_000;
       assertTrue("512 KiB at 1 MiB/s take 500 ms or more: " + ms, ms >= 500);
       assertTrue("and not much more: " + ms, ms < 3000);
+      assertEquals(8L * (64 << 10), sv.bytesWritten(volume.getStorageID()));
+      assertEquals(0, sv.bytesWritten(volumes.get(0).getStorageID()));
     } finally {
       io.delete(volume, f);
     }
@@ -128,6 +130,11 @@ public class SlowVolumesIT {
       // 1 MiB is 16 packets, each written to one volume, one after the other.
       assertTrue("block I/O went through the hook: " + delayed + " ops", delayed >= 16);
       assertTrue("the write took the delays: " + ms + " ms", ms >= 16 * 20);
+      long written = sv.bytesWritten(volumes.get(0).getStorageID())
+        + sv.bytesWritten(volumes.get(1).getStorageID());
+      // The block's data plus its checksums (4 bytes per 512) and the meta file's header.
+      assertTrue("counted the block and its checksums: " + written,
+        written >= (1 << 20) + (1 << 20) / 512 * 4 && written < (1 << 20) + (64 << 10));
     } finally {
       sv.uninstall();
     }

@@ -1,0 +1,368 @@
+package io.strata.bench.media;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.ycsb.HBaseClient26;
+import io.strata.bench.ycsb.YcsbReport;
+import io.strata.bench.ycsb.YcsbRun;
+import io.strata.bench.ycsb.YcsbRunner;
+import io.strata.bench.ycsb.YcsbTable;
+import io.strata.bench.ycsb.YcsbWorkloads;
+import io.strata.cli.CommandLines;
+import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hdfs.ramdisk.RamDiskDirectory;
+import io.strata.local.EmbeddedHBase;
+import io.strata.local.LocalClusterConfig;
+import io.strata.local.TieredDfsCluster;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code strata bench media}: the storage-media study's eleven cases (its Table 1) on one
+ * machine. One tiered HDFS whose SSD and HDD volumes are emulated ({@link MediaEmulation}) serves
+ * every case; each case gets a fresh HBase (the WAL policy is RegionServer-wide) with its
+ * placement keys ({@link MediaCases}) and root directory, a pre-split table and YCSB's load
+ * phase. The report ({@link MediaReport}) compares the cases as the study did.
+ */
+public final class MediaBench {
+  private static final Logger LOG = LoggerFactory.getLogger(MediaBench.class);
+  private static final String COMMAND = "strata bench media";
+  private static final int DATANODES = 3;
+  private static final String HEADER = "Runs the storage-media study's cases (its Table 1) on "
+    + "one machine: HDFS with a RAM tier on tmpfs and emulated SSD and HDD volumes (the study's "
+    + "device figures), a fresh HBase per case with the case's placement, and YCSB's load "
+    + "phase. Writes report.md, results.json and PNG plots to --out.\n\nCases: "
+    + MediaCases.names() + "\n\n";
+  /** A YCSB status line: {@code ... 10 sec: 12345 operations; 1234.5 current ops/sec; ...}. */
+  private static final Pattern STATUS =
+    Pattern.compile("(\\d+ sec: \\d+ operations;[^\\[]*)");
+
+  private MediaBench() {
+  }
+
+  /** What a run does. */
+  record Settings(MediaScale scale, List<MediaCase> cases, File out, File workDir, int dataNodes,
+    File ramDir, boolean ramBacked) {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "cases", true,
+      "comma-separated case names (default: all eleven, in the study's order)");
+    o.addOption(null, "scale", true, "quick (default, about a minute per case) or full");
+    o.addOption(null, "out", true,
+      "report directory (default $STRATA_WORK/bench/media/report-SCALE)");
+    o.addOption(null, "work-dir", true,
+      "cluster data, wiped at start (default $STRATA_WORK/bench/media/work)");
+    o.addOption(null, "ram-dir", true,
+      "RAM tier directory (default /dev/shm/strata-USER-ID; must be tmpfs for the RAM medium)");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) {
+    CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
+  }
+
+  static int run(String[] args, PrintStream out) throws Exception {
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse(COMMAND, COMMAND + " [--cases A,B] [--scale quick|full] "
+        + "[--out DIR]", HEADER, options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    MediaScale scale;
+    List<MediaCase> cases;
+    try {
+      scale = MediaScale.parse(cl.getOptionValue("scale", "quick"));
+      cases = cl.hasOption("cases") ? MediaCases.parse(cl.getOptionValue("cases"))
+        : MediaCases.ALL;
+    } catch (IllegalArgumentException e) {
+      System.err.println(COMMAND + ": " + e.getMessage());
+      return 2;
+    }
+    File base = new File(workRoot(), "bench/media");
+    File outDir = new File(cl.getOptionValue("out",
+      new File(base, "report-" + scale.optionName()).getPath()));
+    LocalClusterConfig config = new LocalClusterConfig()
+      .workDir(new File(cl.getOptionValue("work-dir", new File(base, "work").getPath())));
+    if (cl.hasOption("ram-dir")) {
+      config.ramDir(new File(cl.getOptionValue("ram-dir")));
+    }
+    return run(config, scale, cases, outDir, out);
+  }
+
+  /**
+   * Runs the cases on a cluster made from {@code config} (work and RAM directories; the scale
+   * sets the rest) and writes the report to {@code outDir}; 0 when every case ran.
+   */
+  static int run(LocalClusterConfig config, MediaScale scale, List<MediaCase> cases, File outDir,
+    PrintStream out) throws Exception {
+    long started = System.nanoTime();
+    config.dataNodes(DATANODES).ramBytesPerDataNode(scale.ramTierBytes())
+      .blockSizeBytes(scale.blockBytes());
+    commonHBaseKeys(config, scale);
+    out.printf(Locale.ROOT, "[media] %d case(s) at scale %s: \"50G\" = %d MiB, \"1T\" = %d MiB "
+      + "of records; RAM tier %d MiB per DataNode in %s; SSD +%d us/op %d MB/s, HDD +%.1f ms/op "
+      + "%d MB/s (emulated); report in %s%n", cases.size(), scale.optionName(),
+      scale.dataBytes(Dataset.FITS_RAM) >> 20, scale.dataBytes(Dataset.EXCEEDS_RAM) >> 20,
+      scale.ramTierBytes() >> 20, config.ramDir(), Medium.SSD.perOperation().toNanos() / 1000,
+      Medium.SSD.bytesPerSecond() / 1_000_000, Medium.HDD.perOperation().toNanos() / 1e6,
+      Medium.HDD.bytesPerSecond() / 1_000_000, outDir);
+    TieredDfsCluster dfs = TieredDfsCluster.start(config);
+    boolean ramBacked = RamDiskDirectory.prepare(config.ramDir(), 0).isRamBacked();
+    if (!ramBacked) {
+      out.printf(Locale.ROOT, "[media] WARNING: %s is not tmpfs/ramfs: the RAM medium has disk "
+        + "speed%n", config.ramDir());
+    }
+    Settings settings = new Settings(scale, cases, outDir, config.workDir(), DATANODES,
+      config.ramDir(), ramBacked);
+    List<CaseResult> results = new ArrayList<>();
+    out.printf(Locale.ROOT, "[media] HDFS up at %s in %.1f s%n", dfs.uri(),
+      (System.nanoTime() - started) / 1e9);
+    try (MediaEmulation media = MediaEmulation.install(dfs.miniCluster())) {
+      for (int i = 0; i < cases.size(); i++) {
+        results.add(runCase(i, cases.get(i), dfs, media, settings, out));
+      }
+    } finally {
+      dfs.close();
+    }
+    MediaReport report = new MediaReport(settings, results);
+    List<File> pngs;
+    try {
+      pngs = report.write(outDir);
+    } catch (IOException e) {
+      System.err.println(COMMAND + ": " + e.getMessage());
+      return 1;
+    }
+    out.println();
+    out.print(summary(results, report));
+    out.printf(Locale.ROOT, "%n[media] done in %.1f s. Report: %s%n",
+      (System.nanoTime() - started) / 1e9, new File(outDir, MediaReport.MARKDOWN));
+    out.println("[media] results: " + new File(outDir, MediaReport.JSON));
+    for (File png : pngs) {
+      out.println("[media] plot: " + png);
+    }
+    long failed = results.stream().filter(r -> !r.ok()).count();
+    if (failed > 0) {
+      System.err.printf(Locale.ROOT, "%s: %d case(s) failed (see the report)%n", COMMAND, failed);
+      return 1;
+    }
+    return 0;
+  }
+
+  private static File workRoot() {
+    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
+    return new File(work != null && !work.isEmpty() ? work : ".strata-work");
+  }
+
+  /** Keys every case shares: the data scaled down to this machine, as the study tuned it. */
+  static void commonHBaseKeys(LocalClusterConfig config, MediaScale scale) {
+    config.hbase("hbase.hregion.memstore.flush.size", Long.toString(scale.flushBytes()));
+    // A WAL reserves a whole block on its volume: keep it within a small RAM tier.
+    config.hbase("hbase.regionserver.hlog.blocksize", Long.toString(scale.walBlockBytes()));
+    // The table is pre-split, as in the study; no region splits during the load.
+    config.hbase("hbase.hregion.max.filesize", Long.toString(100L << 30));
+    // The study's Table 8.
+    config.hbase("hbase.hstore.blockingStoreFiles", "15");
+    // One RegionServer in this JVM: the master need not wait 4.5 s for more to check in.
+    config.hbase("hbase.master.wait.on.regionservers.timeout", "500");
+    config.hbase("hbase.master.wait.on.regionservers.interval", "100");
+  }
+
+  static CaseResult runCase(int index, MediaCase c, TieredDfsCluster dfs, MediaEmulation media,
+    Settings s, PrintStream out) {
+    MediaScale scale = s.scale();
+    String tag = String.format(Locale.ROOT, "[%d/%d %s]", index + 1, s.cases().size(), c.name());
+    String root = "/hbase-" + (index + 1) + "-" + c.name();
+    long t0 = System.nanoTime();
+    LocalClusterConfig config = dfs.config();
+    // Every case sets the same keys, so each overrides the previous case's.
+    config.hbase(HConstants.HBASE_DIR, dfs.uri() + root);
+    Map<String, String> keys = c.hbaseKeys(scale.compactionThresholdBytes());
+    keys.forEach(config::hbase);
+    out.printf(Locale.ROOT, "%s starting HBase: WAL %s, flushed %s, compacted %s/%s, archived %s%n",
+      tag, c.wal(), c.flushed(), c.compactedSmall(), c.compactedLarge(), c.archived());
+    try {
+      placeRoot(dfs, root, c.rest());
+    } catch (IOException e) {
+      LOG.error("Case {}: cannot prepare {}", c.name(), root, e);
+      out.printf(Locale.ROOT, "%s FAILED: cannot prepare %s: %s%n", tag, root, e);
+      return CaseResult.failed(c, 0, "cannot prepare " + root + ": " + e);
+    }
+    LOG.info("Case {}: root {}, keys {}", c.name(), root, keys);
+    Path dir = new File(s.out(), "cases/" + c.name()).toPath();
+    CaseResult result;
+    try (EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
+      int regions = scale.regions(c.dataset());
+      try (Admin admin = hbase.connection().getAdmin()) {
+        YcsbTable.create(admin, YcsbTable.DEFAULT_TABLE, YcsbTable.DEFAULT_FAMILY, regions);
+      }
+      long records = scale.records(c.dataset());
+      out.printf(Locale.ROOT, "%s HBase up in %.1f s; YCSB load of %,d records into %d regions, "
+        + "%d threads%n", tag, (System.nanoTime() - t0) / 1e9, records, regions, scale.threads());
+      Map<StorageType, Long> before = media.bytesWritten();
+      YcsbRun run;
+      ScheduledExecutorService progress = progress(dir.resolve("load.err"), tag, out);
+      try {
+        run = runner(hbase, scale, records, dir).execute(YcsbRunner.Phase.LOAD, dir);
+      } finally {
+        progress.shutdownNow();
+      }
+      Map<StorageType, Long> written = MediaEmulation.difference(media.bytesWritten(), before);
+      ObjectNode placement;
+      try (FileSystem fs = FileSystem.newInstance(dfs.uri(), dfs.configuration())) {
+        placement = new PlacementScanner((org.apache.hadoop.hdfs.DistributedFileSystem) fs,
+          hbase.configuration()).scan(hbase.rootDir()).toJson();
+      }
+      YcsbReport.Operation insert = run.report().operation("INSERT");
+      long failed = insert.returnedTotal() - insert.returned("OK");
+      result = new CaseResult(c, insert.count(), records, run.report().throughputOpsPerSec(),
+        insert.averageUs(), insert.percentileUs(99).orElse(Double.NaN), failed,
+        run.report().runTimeMs() / 1000, 0, written, placement, null);
+      out.printf(Locale.ROOT, "%s %,.0f ops/s, latency avg %,.0f us, p99 %,.0f us; written "
+        + "RAM %s, SSD %s, HDD %s%s%n", tag, result.throughputOps(), result.latencyUsAvg(),
+        result.latencyUsP99(), mib(MediaReport.written(result, Medium.RAM)),
+        mib(MediaReport.written(result, Medium.SSD)), mib(MediaReport.written(result, Medium.HDD)),
+        failed > 0 ? "; " + failed + " inserts FAILED" : "");
+    } catch (Exception e) {
+      LOG.error("Case {} failed", c.name(), e);
+      out.printf(Locale.ROOT, "%s FAILED: %s%n", tag, e.getMessage());
+      return CaseResult.failed(c, (System.nanoTime() - t0) / 1e9, String.valueOf(e.getMessage()));
+    }
+    deleteRoot(dfs, root, tag, out);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    out.printf(Locale.ROOT, "%s done in %.1f s%n", tag, seconds);
+    return new CaseResult(c, result.records(), result.recordsTarget(), result.throughputOps(),
+      result.latencyUsAvg(),
+      result.latencyUsP99(), result.insertsFailed(), result.loadSeconds(), seconds,
+      result.bytesWritten(), result.placement(), null);
+  }
+
+  private static YcsbRunner runner(EmbeddedHBase hbase, MediaScale scale, long records, Path dir)
+    throws IOException {
+    Files.createDirectories(dir);
+    // The study's 1T_workload: CoreWorkload, 5 fields of 200 bytes, load only.
+    return new YcsbRunner(YcsbWorkloads.write(YcsbWorkloads.A, dir))
+      .property(HConstants.ZOOKEEPER_QUORUM, "localhost")
+      .property(HConstants.ZOOKEEPER_CLIENT_PORT,
+        hbase.configuration().get(HConstants.ZOOKEEPER_CLIENT_PORT))
+      .property("recordcount", Long.toString(records))
+      .property("maxexecutiontime", Integer.toString(scale.loadSeconds()))
+      .property("fieldcount", "5")
+      .property("fieldlength", "200")
+      .property(HBaseClient26.CLIENT_BUFFERING, "true")
+      .property(HBaseClient26.WRITE_BUFFER_SIZE, Long.toString(scale.writeBufferBytes()))
+      .threads(scale.threads())
+      .jvmOption("-Xmx1g")
+      .statusIntervalSeconds(5)
+      .timeout(scale.caseTimeout());
+  }
+
+  /** Prints YCSB's latest status line every 10 s. */
+  private static ScheduledExecutorService progress(Path stderr, String tag, PrintStream out) {
+    ScheduledExecutorService ex = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "media-progress");
+      t.setDaemon(true);
+      return t;
+    });
+    ex.scheduleAtFixedRate(() -> {
+      String last = lastStatus(stderr);
+      if (last != null) {
+        out.printf(Locale.ROOT, "%s   %s%n", tag, last.trim());
+      }
+    }, 10, 10, TimeUnit.SECONDS);
+    return ex;
+  }
+
+  static String lastStatus(Path stderr) {
+    try {
+      if (!Files.exists(stderr)) {
+        return null;
+      }
+      String last = null;
+      for (String line : Files.readAllLines(stderr, StandardCharsets.UTF_8)) {
+        Matcher m = STATUS.matcher(line);
+        if (m.find()) {
+          last = m.group(1);
+        }
+      }
+      return last;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Creates the case's HBase root with the policy of the case's "other files", so that what
+   * Strata does not place itself (descriptors, the master's store, region info) is on them too.
+   */
+  private static void placeRoot(TieredDfsCluster dfs, String root, Medium rest)
+    throws IOException {
+    try (FileSystem fs = FileSystem.newInstance(dfs.uri(), dfs.configuration())) {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(root);
+      fs.mkdirs(p);
+      fs.setStoragePolicy(p, rest.policy());
+    }
+  }
+
+  /** Deletes the case's HBase root so that the next case starts on empty volumes. */
+  private static void deleteRoot(TieredDfsCluster dfs, String root, String tag, PrintStream out) {
+    try (FileSystem fs = FileSystem.newInstance(dfs.uri(), dfs.configuration())) {
+      fs.delete(new org.apache.hadoop.fs.Path(root), true);
+    } catch (IOException e) {
+      LOG.warn("Could not delete {} after its case; the next cases have less space", root, e);
+      out.printf(Locale.ROOT, "%s WARNING: could not delete %s: %s%n", tag, root, e);
+    }
+  }
+
+  private static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%,.0f MiB", bytes / (double) (1 << 20));
+  }
+
+  static String summary(List<CaseResult> results, MediaReport report) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "%-20s %12s %12s %12s %10s %10s %10s %8s%n", "case",
+      "ops/s", "avg us", "p99 us", "RAM MiB", "SSD MiB", "HDD MiB", "load s"));
+    for (CaseResult r : results) {
+      if (!r.ok()) {
+        sb.append(String.format(Locale.ROOT, "%-20s FAILED: %s%n", r.mediaCase().name(),
+          r.error()));
+        continue;
+      }
+      sb.append(String.format(Locale.ROOT, "%-20s %12.0f %12.0f %12.0f %10.0f %10.0f %10.0f "
+        + "%8.1f%n", r.mediaCase().name(), r.throughputOps(), r.latencyUsAvg(), r.latencyUsP99(),
+        MediaReport.written(r, Medium.RAM) / 1048576.0,
+        MediaReport.written(r, Medium.SSD) / 1048576.0,
+        MediaReport.written(r, Medium.HDD) / 1048576.0, r.loadSeconds()));
+    }
+    sb.append("\nThe study's findings:\n");
+    for (StudyFindings.Finding f : report.findings()) {
+      sb.append(String.format(Locale.ROOT, "  [%s] %s (study: %s; here: %s)%n", f.verdict().text,
+        f.claim(), f.study(), f.strata()));
+    }
+    return sb.toString();
+  }
+}

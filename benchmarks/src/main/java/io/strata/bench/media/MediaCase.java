@@ -1,0 +1,53 @@
+package io.strata.bench.media;
+
+import io.strata.hbase.tiering.TieringKeys;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One case of the storage-media study's Table 1: a dataset size and the medium of each kind of
+ * HBase data, mapped to Strata's placement keys.
+ *
+ * @param name the study's case name, e.g. {@code 1T_RAM_SSD_HDD}
+ * @param dataset which of the study's two dataset sizes
+ * @param wal live WALs ({@code hbase.wal.storage.policy}, a RegionServer-wide key)
+ * @param oldWal rolled WALs ({@link TieringKeys#OLDWAL_POLICY})
+ * @param flushed flushed HFiles ({@link TieringKeys#FLUSH_POLICY})
+ * @param compactedSmall compactions below the size threshold
+ * @param compactedLarge compactions at or above it
+ * @param archived archived HFiles ({@link TieringKeys#ARCHIVE_POLICY})
+ * @param study what the study's Table 1 says of the case
+ */
+public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal, Medium flushed,
+  Medium compactedSmall, Medium compactedLarge, Medium archived, String study) {
+
+  /** The upstream HBase key of the live WALs' policy. */
+  public static final String WAL_POLICY = "hbase.wal.storage.policy";
+
+  /** The HBase site keys that place this case's data; {@code threshold} in bytes. */
+  public Map<String, String> hbaseKeys(long threshold) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(WAL_POLICY, wal.policy());
+    keys.put(TieringKeys.OLDWAL_POLICY, oldWal.policy());
+    keys.put(TieringKeys.FLUSH_POLICY, flushed.policy());
+    keys.put(TieringKeys.COMPACTION_SMALL_POLICY, compactedSmall.policy());
+    keys.put(TieringKeys.COMPACTION_LARGE_POLICY, compactedLarge.policy());
+    keys.put(TieringKeys.COMPACTION_THRESHOLD, Long.toString(threshold));
+    keys.put(TieringKeys.ARCHIVE_POLICY, archived.policy());
+    return keys;
+  }
+
+  /**
+   * The medium of what the study calls "other files": in every case of Table 1 that is where the
+   * archived files go. The root directory gets its policy, for the files Strata does not place.
+   */
+  public Medium rest() {
+    return archived;
+  }
+
+  /** Whether every kind of data is on {@code m}: the single-medium cases. */
+  public boolean allOn(Medium m) {
+    return wal == m && oldWal == m && flushed == m && compactedSmall == m && compactedLarge == m
+      && archived == m;
+  }
+}

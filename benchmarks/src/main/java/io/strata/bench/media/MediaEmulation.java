@@ -1,0 +1,81 @@
+package io.strata.bench.media;
+
+import io.strata.hdfs.testing.SlowVolumes;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
+
+/**
+ * Turns the volumes of in-process DataNodes into emulated media: every volume gets the delay per
+ * I/O operation and the bandwidth cap of the {@link Medium} its storage type stands for, through
+ * the DataNode's {@code FileIoProvider} fault-injection hook ({@link SlowVolumes}). The same hook
+ * counts the bytes each volume takes in, summed here per storage type.
+ */
+public final class MediaEmulation implements AutoCloseable {
+  private final List<SlowVolumes> hooks = new ArrayList<>();
+  /** Storage ID to storage type, per hook. */
+  private final List<Map<String, StorageType>> volumes = new ArrayList<>();
+
+  private MediaEmulation() {
+  }
+
+  /** Installs the emulation on every DataNode of the cluster. */
+  public static MediaEmulation install(MiniDFSCluster cluster) throws IOException {
+    MediaEmulation e = new MediaEmulation();
+    try {
+      for (DataNode dn : cluster.getDataNodes()) {
+        Map<String, StorageType> types = new LinkedHashMap<>();
+        try (FsDatasetSpi.FsVolumeReferences refs = dn.getFSDataset().getFsVolumeReferences()) {
+          for (FsVolumeSpi v : refs) {
+            types.put(v.getStorageID(), v.getStorageType());
+          }
+        }
+        SlowVolumes hook = SlowVolumes.install(dn);
+        e.hooks.add(hook);
+        e.volumes.add(types);
+        types.forEach((id, type) -> {
+          Medium m = Medium.of(type);
+          if (m.emulated()) {
+            hook.slow(id, m.perOperation(), m.bytesPerSecond());
+          }
+        });
+      }
+      return e;
+    } catch (IOException | RuntimeException ex) {
+      e.close();
+      throw ex;
+    }
+  }
+
+  /** Bytes written so far to the volumes of each storage type, over all DataNodes. */
+  public Map<StorageType, Long> bytesWritten() {
+    Map<StorageType, Long> sums = new EnumMap<>(StorageType.class);
+    for (int i = 0; i < hooks.size(); i++) {
+      SlowVolumes hook = hooks.get(i);
+      volumes.get(i).forEach((id, type) -> sums.merge(type, hook.bytesWritten(id), Long::sum));
+    }
+    return sums;
+  }
+
+  /** {@code after - before}, per storage type present in {@code after}. */
+  public static Map<StorageType, Long> difference(Map<StorageType, Long> after,
+    Map<StorageType, Long> before) {
+    Map<StorageType, Long> d = new EnumMap<>(StorageType.class);
+    after.forEach((t, n) -> d.put(t, n - before.getOrDefault(t, 0L)));
+    return d;
+  }
+
+  @Override
+  public void close() {
+    hooks.forEach(SlowVolumes::uninstall);
+    hooks.clear();
+  }
+}
