@@ -13,7 +13,6 @@ import java.util.Locale;
  * @param majorCompactions of which major
  * @param compactedInputBytes bytes read by compactions
  * @param compactedOutputBytes bytes written by compactions
- * @param splits region splits finished
  * @param flushQueue flushes queued (gauge)
  * @param compactionQueue compactions queued (gauge)
  * @param compactionsRunning regions with a compaction running (gauge)
@@ -21,8 +20,7 @@ import java.util.Locale;
  * @param regions regions of the watched table (gauge)
  */
 public record ActivitySnapshot(long flushes, long flushedBytes, long compactions,
-  long majorCompactions, long compactedInputBytes, long compactedOutputBytes, long splits,
-  int flushQueue, int compactionQueue, int compactionsRunning, int storeFiles, int regions) {
+  long majorCompactions, long compactedInputBytes, long compactedOutputBytes, int flushQueue, int compactionQueue, int compactionsRunning, int storeFiles, int regions) {
 
   /** True while a flush or compaction is queued or a compaction runs. */
   public boolean busy() {
@@ -34,8 +32,7 @@ public record ActivitySnapshot(long flushes, long flushedBytes, long compactions
     return new ActivitySnapshot(flushes - before.flushes, flushedBytes - before.flushedBytes,
       compactions - before.compactions, majorCompactions - before.majorCompactions,
       compactedInputBytes - before.compactedInputBytes,
-      compactedOutputBytes - before.compactedOutputBytes, splits - before.splits, flushQueue,
-      compactionQueue, compactionsRunning, storeFiles, regions);
+      compactedOutputBytes - before.compactedOutputBytes, flushQueue, compactionQueue, compactionsRunning, storeFiles, regions);
   }
 
   public void toJson(ObjectNode node) {
@@ -45,7 +42,6 @@ public record ActivitySnapshot(long flushes, long flushedBytes, long compactions
     node.put("major_compactions", majorCompactions);
     node.put("compacted_input_bytes", compactedInputBytes);
     node.put("compacted_output_bytes", compactedOutputBytes);
-    node.put("splits", splits);
     node.put("flush_queue", flushQueue);
     node.put("compaction_queue", compactionQueue);
     node.put("compactions_running", compactionsRunning);
@@ -56,10 +52,10 @@ public record ActivitySnapshot(long flushes, long flushedBytes, long compactions
   @Override
   public String toString() {
     return String.format(Locale.ROOT,
-      "%d flushes (%.1f MiB), %d compactions (%d major, %.1f MiB in, %.1f MiB out), %d splits; "
+      "%d flushes (%.1f MiB), %d compactions (%d major, %.1f MiB in, %.1f MiB out); "
         + "now %d regions, %d store files, queued %d flushes / %d compactions, %d running",
       flushes, flushedBytes / 1048576.0, compactions, majorCompactions,
-      compactedInputBytes / 1048576.0, compactedOutputBytes / 1048576.0, splits, regions,
+      compactedInputBytes / 1048576.0, compactedOutputBytes / 1048576.0, regions,
       storeFiles, flushQueue, compactionQueue, compactionsRunning);
   }
 }

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * YCSB++'s multi-phase run: a sequence of steps — YCSB's load, a workload's transactions, a
  * memstore flush, a settle wait ({@link Settle}) — each with its own figures and the flushes,
- * compactions and splits the servers did while it ran, so that the cost of the background work
+ * compactions the servers did, and the regions at its end, while it ran, so that the cost of the background work
  * one phase leaves is seen in the phase that pays for it.
  */
 public final class MultiPhaseRun {

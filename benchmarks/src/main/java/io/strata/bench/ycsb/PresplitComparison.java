@@ -27,14 +27,15 @@ public final class PresplitComparison {
    * @param name {@code presplit} or {@code single}
    * @param regionsAtStart regions the table was created with
    * @param load YCSB's figures
-   * @param activity the servers' flushes, compactions and splits during the load; its regions
-   *     gauge is the table's regions at the end
+   * @param activity the servers' flushes and compactions during the load; its regions gauge is
+   *     the table's regions at the end (more than at the start: HBase split the table)
    */
   public record Variant(String name, int regionsAtStart, PhaseFigures load,
     ActivitySnapshot activity) {
     public void toJson(ObjectNode node) {
       node.put("regions_at_start", regionsAtStart);
       node.put("regions_at_end", activity.regions());
+      node.put("splits", activity.regions() - regionsAtStart);
       load.toJson(node.putObject("ycsb"));
       activity.toJson(node.putObject("activity"));
     }

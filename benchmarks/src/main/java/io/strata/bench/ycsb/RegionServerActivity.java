@@ -51,7 +51,6 @@ public final class RegionServerActivity implements ServerActivity {
     long major = 0;
     long compactedIn = 0;
     long compactedOut = 0;
-    long splits = 0;
     int flushQueue = 0;
     int compactionQueue = 0;
     int running = 0;
@@ -65,7 +64,6 @@ public final class RegionServerActivity implements ServerActivity {
       major += count(m, MetricsRegionServerSource.MAJOR_COMPACTION_TIME);
       compactedIn += count(m, MetricsRegionServerSource.COMPACTED_INPUT_BYTES);
       compactedOut += count(m, MetricsRegionServerSource.COMPACTED_OUTPUT_BYTES);
-      splits += count(m, MetricsRegionServerSource.SPLIT_SUCCESS_KEY);
       if (rs.getMemStoreFlusher() != null) {
         flushQueue += rs.getMemStoreFlusher().getFlushQueueSize();
       }
@@ -83,7 +81,7 @@ public final class RegionServerActivity implements ServerActivity {
       }
     }
     return new ActivitySnapshot(flushes, flushedBytes, compactions, major, compactedIn,
-      compactedOut, splits, flushQueue, compactionQueue, running, storeFiles, regions);
+      compactedOut, flushQueue, compactionQueue, running, storeFiles, regions);
   }
 
   private static DynamicMetricsRegistry registry(BaseSource source) {

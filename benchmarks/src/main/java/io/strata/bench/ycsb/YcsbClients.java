@@ -188,7 +188,8 @@ public final class YcsbClients {
     }
   }
 
-  private PhaseFigures figures(List<YcsbRun> runs, List<Path> dirs) throws IOException {
+  /** The figures of finished runs whose output (and barrier times) are in {@code dirs}. */
+  static PhaseFigures figures(List<YcsbRun> runs, List<Path> dirs) throws IOException {
     long ops = 0;
     long failed = 0;
     for (YcsbRun run : runs) {
