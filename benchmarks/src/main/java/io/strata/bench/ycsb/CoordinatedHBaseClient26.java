@@ -2,6 +2,7 @@ package io.strata.bench.ycsb;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,8 +29,9 @@ import site.ycsb.DBException;
  * <p>YCSB times its run from before its threads' {@code init()}, so its {@code [OVERALL]}
  * figures include the wait at the barrier; the process writes its own timestamps (epoch
  * microseconds, this machine's clock) to the file named by {@value #TIMES_FILE}: {@code
- * arrived_us} (barrier entered), {@code started_us} (barrier passed), {@code finished_us} (last
- * operation and cleanup done) and {@code left_us} (barrier left).
+ * jvm_started_us} (the process started), {@code arrived_us} (barrier entered), {@code
+ * started_us} (barrier passed), {@code finished_us} (last operation and cleanup done) and {@code
+ * left_us} (barrier left).
  */
 public class CoordinatedHBaseClient26 extends HBaseClient26 {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatedHBaseClient26.class);
@@ -148,6 +150,8 @@ public class CoordinatedHBaseClient26 extends HBaseClient26 {
       }
       long leftUs = nowUs();
       Properties times = new Properties();
+      times.setProperty("jvm_started_us",
+        Long.toString(ManagementFactory.getRuntimeMXBean().getStartTime() * 1000));
       times.setProperty("arrived_us", Long.toString(arrivedUs));
       times.setProperty("started_us", Long.toString(startedUs));
       times.setProperty("finished_us", Long.toString(finishedUs));

@@ -17,13 +17,15 @@ import java.util.Map;
  * @param latenciesUs per YCSB operation ({@code INSERT}, {@code READ}, ...), latencies in
  *     microseconds from YCSB's HdrHistograms, merged over clients
  * @param startSpreadMs coordinated clients: latest minus earliest barrier pass; -1 for one client
- * @param arrivalSpreadMs coordinated clients: latest minus earliest arrival at the barrier (the
- *     processes' start-up skew); -1 for one client
+ * @param arrivalSpreadMs coordinated clients: latest minus earliest arrival at the barrier; -1
+ *     for one client
+ * @param jvmStartSpreadMs coordinated clients: latest minus earliest process start; -1 for one
+ *     client
  * @param runs the YCSB processes
  */
 public record PhaseFigures(int clients, long operations, long failed, double seconds,
   double opsPerSec, Map<String, LatencySummary> latenciesUs, double startSpreadMs,
-  double arrivalSpreadMs, List<YcsbRun> runs) {
+  double arrivalSpreadMs, double jvmStartSpreadMs, List<YcsbRun> runs) {
 
   public void toJson(ObjectNode node) {
     node.put("clients", clients);
@@ -36,6 +38,7 @@ public record PhaseFigures(int clients, long operations, long failed, double sec
     if (clients > 1) {
       node.put("start_spread_ms", Math.round(startSpreadMs * 10) / 10.0);
       node.put("arrival_spread_ms", Math.round(arrivalSpreadMs * 10) / 10.0);
+      node.put("jvm_start_spread_ms", Math.round(jvmStartSpreadMs * 10) / 10.0);
     }
   }
 
@@ -44,8 +47,8 @@ public record PhaseFigures(int clients, long operations, long failed, double sec
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
       "%d ops in %.1f s = %.0f ops/s (%d clients%s%s)", operations, seconds, opsPerSec, clients,
       failed > 0 ? ", " + failed + " not OK" : "", clients > 1 ? String.format(Locale.ROOT,
-        ", started within %.1f ms of each other after arriving %.0f ms apart", startSpreadMs,
-        arrivalSpreadMs) : ""));
+        ", started within %.1f ms of each other; processes started %.0f ms and reached the "
+          + "barrier %.0f ms apart", startSpreadMs, jvmStartSpreadMs, arrivalSpreadMs) : ""));
     latenciesUs.forEach((op, s) -> {
       if (!op.equals("CLEANUP")) {
         sb.append("\n    ").append(op).append(" us: ").append(s);

@@ -208,13 +208,15 @@ public final class YcsbClients {
     if (runs.size() == 1) {
       YcsbReport r = runs.get(0).report();
       return new PhaseFigures(1, ops, failed, r.runTimeMs() / 1000.0, r.throughputOpsPerSec(),
-        latencies, -1, -1, runs);
+        latencies, -1, -1, -1, runs);
     }
     long minArrived = Long.MAX_VALUE;
     long maxArrived = Long.MIN_VALUE;
     long minStarted = Long.MAX_VALUE;
     long maxStarted = Long.MIN_VALUE;
     long maxFinished = Long.MIN_VALUE;
+    long minJvm = Long.MAX_VALUE;
+    long maxJvm = Long.MIN_VALUE;
     for (Path d : dirs) {
       Properties t = times(d.resolve("times"));
       long arrived = micros(t, "arrived_us", d);
@@ -224,10 +226,14 @@ public final class YcsbClients {
       minStarted = Math.min(minStarted, started);
       maxStarted = Math.max(maxStarted, started);
       maxFinished = Math.max(maxFinished, micros(t, "finished_us", d));
+      long jvm = micros(t, "jvm_started_us", d);
+      minJvm = Math.min(minJvm, jvm);
+      maxJvm = Math.max(maxJvm, jvm);
     }
     double seconds = (maxFinished - minStarted) / 1e6;
     return new PhaseFigures(runs.size(), ops, failed, seconds, ops / seconds, latencies,
-      (maxStarted - minStarted) / 1000.0, (maxArrived - minArrived) / 1000.0, runs);
+      (maxStarted - minStarted) / 1000.0, (maxArrived - minArrived) / 1000.0,
+      (maxJvm - minJvm) / 1000.0, runs);
   }
 
   private static Properties times(Path file) throws IOException {

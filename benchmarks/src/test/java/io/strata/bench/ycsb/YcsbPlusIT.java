@@ -136,22 +136,22 @@ public class YcsbPlusIT {
   @Test
   public void readAfterWriteLagGrowsWithTheClientBuffer() throws Exception {
     List<ReadAfterWriteLag.Result> results = bench("raw", "--raw-lag", "--raw-records", "1500",
-      "--raw-buffers-kb", "0,256", "--raw-target", "1000", "--raw-sample", "1", "--regions", "2")
+      "--raw-buffers-kb", "0,1024", "--raw-target", "1000", "--raw-sample", "1", "--regions", "2")
       .rawLag(progress::add);
     assertEquals(2, results.size());
     ReadAfterWriteLag.Result unbuffered = results.get(0);
     ReadAfterWriteLag.Result buffered = results.get(1);
     assertEquals(0, unbuffered.settings().bufferBytes());
-    assertEquals(256 << 10, buffered.settings().bufferBytes());
+    assertEquals(1024 << 10, buffered.settings().bufferBytes());
     for (ReadAfterWriteLag.Result r : results) {
       // every key written was published, and every published key was seen
       assertEquals(r.toString(), 1500, r.sampled());
       assertEquals(r.toString(), 1500, r.lagUs().count());
     }
-    // A 256 KiB buffer holds over a hundred 1 KiB records: at 1000 writes/s most keys wait tens
-    // of milliseconds in it before they are sent.
+    // A 1 MiB buffer holds hundreds of 1 KiB records: at up to 1000 writes/s most keys wait
+    // hundreds of milliseconds in it before they are sent.
     assertTrue(results.toString(), buffered.lagUs().p50() > unbuffered.lagUs().p50());
-    assertTrue(results.toString(), buffered.lagUs().p99() > 50_000);
+    assertTrue(results.toString(), buffered.lagUs().p99() > 200_000);
     results.forEach(System.out::println);
   }
 
@@ -170,9 +170,9 @@ public class YcsbPlusIT {
     assertEquals(2000, f.operations());
     assertEquals(2000, f.latenciesUs().get("INSERT").count());
     // The second process started 5 s after the first, yet both began within a fraction of that.
-    assertTrue(f.toString(), f.arrivalSpreadMs() > staggerMs * 0.8);
+    assertTrue(f.toString(), f.jvmStartSpreadMs() >= staggerMs * 0.9);
     assertTrue(f.toString(), f.startSpreadMs() < 500);
-    assertTrue(f.toString(), f.startSpreadMs() < f.arrivalSpreadMs() / 10);
+    assertTrue(f.toString(), f.startSpreadMs() < f.jvmStartSpreadMs() / 10);
     int rows = 0;
     try (Table t = hbase.connection().getTable(YcsbTable.DEFAULT_TABLE);
       ResultScanner scanner = t.getScanner(new Scan().setFilter(
