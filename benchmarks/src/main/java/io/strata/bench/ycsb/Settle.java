@@ -8,8 +8,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The wait between two phases of a multi-phase run, so that a phase does not pay for the
- * flushes and compactions the previous one left behind: until no flush or compaction is queued,
- * none runs and the watched table's store file count has not changed for a quiet period, bounded;
+ * flushes and compactions the previous one left behind: until no compaction is queued or runs
+ * and the watched table's store file count (which a flush changes) has not changed for a quiet
+ * period, bounded;
  * past the bound it logs what is still going on and waits a fixed quiet period instead. Or just a
  * fixed period ({@link #fixed}).
  */
