@@ -1,7 +1,6 @@
 package io.strata.bench.ycsb;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
