@@ -189,7 +189,14 @@ public final class StrataLocal {
     }
   }
 
-  static LocalClusterConfig config(CommandLine cl) {
+  /**
+   * The cluster options of {@code strata local} ({@code --work-dir}, {@code --ram-dir}, {@code
+   * --ram-mb}, {@code --datanodes}, {@code --regionservers}, {@code --keep}, {@code --upstream},
+   * {@code --hbase}, {@code --dfs}) as a configuration; other commands that start the embedded
+   * cluster parse the same names with this. Options a command does not define are left at their
+   * default.
+   */
+  public static LocalClusterConfig config(CommandLine cl) {
     LocalClusterConfig c = new LocalClusterConfig();
     if (cl.hasOption("work-dir")) {
       c.workDir(new File(cl.getOptionValue("work-dir")));

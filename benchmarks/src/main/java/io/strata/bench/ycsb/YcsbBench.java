@@ -1,0 +1,350 @@
+package io.strata.bench.ycsb;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.cli.CommandLines;
+import io.strata.cli.JsonReports;
+import io.strata.local.EmbeddedHBase;
+import io.strata.local.LocalClusterConfig;
+import io.strata.local.StrataLocal;
+import io.strata.local.TieredDfsCluster;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+
+/**
+ * {@code strata bench ycsb}: YCSB++'s experiments on the embedded tiered cluster — a multi-phase
+ * run (load, flush, settle, workloads) with per-phase figures and server activity, the pre-split
+ * comparison, the read-after-write lag with and without client-side buffering, and several
+ * YCSB client processes started together through a ZooKeeper barrier ({@code --clients}).
+ */
+public final class YcsbBench {
+  private static final String COMMAND = "strata bench ycsb";
+  private static final String HEADER = "Starts the embedded tiered cluster (as strata local does) "
+    + "and runs YCSB++'s experiments: the phases of --phases (default unless --presplit-compare "
+    + "or --raw-lag alone), the pre-split comparison and the read-after-write lag; YCSB runs in "
+    + "--clients processes of --threads threads, started together through a ZooKeeper barrier "
+    + "when more than one.\n\n";
+  static final String DEFAULT_PHASES = "load,flush,settle,a";
+  /**
+   * Cluster defaults of this bench (over HBase's), so that a load of a few hundred MiB flushes,
+   * compacts and splits: 32 MiB memstores, regions split at 128 MiB.
+   */
+  static final Map<String, String> HBASE_DEFAULTS = Map.of(
+    HConstants.HREGION_MEMSTORE_FLUSH_SIZE, Long.toString(32L << 20),
+    HConstants.HREGION_MAX_FILESIZE, Long.toString(128L << 20));
+
+  private YcsbBench() {
+  }
+
+  /** What a run does. */
+  record Settings(List<MultiPhaseRun.Step> phases, boolean presplitCompare, boolean rawLag,
+    int clients, int threads, long records, long operations, int regions, int rounds,
+    Settle settle, int rawRecords, List<Long> rawBuffers, int rawTarget, int rawSample,
+    long staggerMs, Map<String, String> ycsb, File workDir) {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "phases", true, "steps of the multi-phase run, comma-separated: load, "
+      + "flush, settle, or a workload (a, b, c, f, update-only) (default " + DEFAULT_PHASES + ")");
+    o.addOption(null, "presplit-compare", false,
+      "load into a table pre-split into --regions regions and into a 1-region table");
+    o.addOption(null, "raw-lag", false,
+      "measure read-after-write lag with the buffer sizes of --raw-buffers-kb");
+    o.addOption(null, "clients", true, "YCSB client processes per phase (default 1)");
+    o.addOption(null, "threads", true, "YCSB threads per client process (default 4)");
+    o.addOption(null, "records", true, "records loaded (YCSB recordcount, default 100000)");
+    o.addOption(null, "operations", true,
+      "operations per workload phase (YCSB operationcount, default 100000)");
+    o.addOption(null, "regions", true,
+      "regions of the pre-split usertable (phases and --presplit-compare; default 8)");
+    o.addOption(null, "rounds", true,
+      "--presplit-compare rounds, alternating which variant goes first (default 1)");
+    o.addOption(null, "settle-quiet-s", true, "settle: seconds without flush or compaction "
+      + "queued or running and with no store file count change (default 5)");
+    o.addOption(null, "settle-max-s", true,
+      "settle: give up watching after this many seconds and wait the quiet period (default 120)");
+    o.addOption(null, "settle-fixed-s", true,
+      "settle: just wait this many seconds instead of watching the servers");
+    o.addOption(null, "raw-records", true, "--raw-lag: records written per buffer size "
+      + "(default 20000)");
+    o.addOption(null, "raw-buffers-kb", true, "--raw-lag: client write buffer sizes in KiB, "
+      + "0 for no buffering (default 0,64,1024)");
+    o.addOption(null, "raw-target", true,
+      "--raw-lag: writes per second to aim at, 0 for as fast as possible (default 2000)");
+    o.addOption(null, "raw-sample", true, "--raw-lag: publish and measure every n-th key "
+      + "(default: about 64 keys per buffer's worth of records)");
+    o.addOption(null, "stagger-ms", true,
+      "start client process i i x this many ms after the first (default 0)");
+    o.addOption(Option.builder().longOpt("ycsb").hasArg().argName("KEY=VALUE")
+      .desc("a YCSB property for every phase, e.g. fieldcount=10 (repeatable)").build());
+    o.addOption(null, "json", true, "also write the results as JSON to this file");
+    o.addOption(null, "work-dir", true, "cluster data, wiped at start (default "
+      + "$STRATA_WORK/bench/ycsb, STRATA_WORK defaulting to .strata-work)");
+    o.addOption(null, "ram-mb", true, "RAM tier per DataNode in MiB (default 1024)");
+    o.addOption(null, "datanodes", true, "DataNodes (default 3)");
+    o.addOption(null, "regionservers", true, "RegionServers (default 1)");
+    o.addOption(Option.builder().longOpt("hbase").hasArg().argName("KEY=VALUE")
+      .desc("an HBase key of the cluster (repeatable); this bench's defaults: "
+        + "hbase.hregion.memstore.flush.size=33554432, hbase.hregion.max.filesize=134217728")
+      .build());
+    o.addOption(Option.builder().longOpt("dfs").hasArg().argName("KEY=VALUE")
+      .desc("an HDFS key of the cluster (repeatable)").build());
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) {
+    CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
+  }
+
+  static int run(String[] args, PrintStream out) throws Exception {
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse(COMMAND, COMMAND + " [options]", HEADER, options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    Settings s;
+    LocalClusterConfig config;
+    try {
+      s = settings(cl);
+      config = StrataLocal.config(cl).workDir(s.workDir());
+      for (Map.Entry<String, String> e : HBASE_DEFAULTS.entrySet()) {
+        if (!config.hbaseOverrides().containsKey(e.getKey())) {
+          config.hbase(e.getKey(), e.getValue());
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println(COMMAND + ": " + e.getMessage());
+      return 2;
+    }
+    out.printf(Locale.ROOT, "[ycsb] starting the embedded cluster: %d DataNodes, %d "
+      + "RegionServers, data in %s; HBase %s%n", config.dataNodes(), config.regionServers(),
+      config.workDir(), config.hbaseOverrides());
+    ObjectNode json = new ObjectMapper().createObjectNode();
+    settingsJson(s, json.putObject("settings"));
+    try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
+      EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
+      out.printf("[ycsb] HBase up, ZooKeeper %s%n", hbase.zookeeperQuorum());
+      Experiments x = new Experiments(hbase, s, s.workDir().toPath().resolve("ycsb"));
+      if (!s.phases().isEmpty()) {
+        out.printf("%n== multi-phase run: %s (%d clients x %d threads, %d records, %d operations "
+          + "per workload, usertable pre-split into %d regions)%n", names(s.phases()),
+          s.clients(), s.threads(), s.records(), s.operations(), s.regions());
+        ArrayNode phases = json.putArray("phases");
+        for (MultiPhaseRun.StepResult r : x.phases(out::println)) {
+          r.toJson(phases.addObject());
+        }
+      }
+      if (s.presplitCompare()) {
+        out.printf("%n== pre-split comparison: load of %d records into %d regions vs 1 region, "
+          + "%d round(s)%n", s.records(), s.regions(), s.rounds());
+        PresplitComparison.Result r = x.presplit(out::println);
+        out.printf(Locale.ROOT, "pre-split / single ingest throughput: %.0f / %.0f ops/s = %.2f%n",
+          r.presplit().stream().mapToDouble(v -> v.load().opsPerSec()).average().orElse(0),
+          r.single().stream().mapToDouble(v -> v.load().opsPerSec()).average().orElse(0),
+          r.ratio());
+        r.toJson(json.putObject("presplit"));
+      }
+      if (s.rawLag()) {
+        out.printf("%n== read-after-write lag: %d records per variant at %s writes/s, writer and "
+          + "reader on separate connections, keys published in ZooKeeper%n", s.rawRecords(),
+          s.rawTarget() == 0 ? "as many" : Integer.toString(s.rawTarget()));
+        ArrayNode raw = json.putArray("raw_lag");
+        for (ReadAfterWriteLag.Result r : x.rawLag(out::println)) {
+          r.toJson(raw.addObject());
+        }
+      }
+    }
+    if (cl.hasOption("json")) {
+      File file = new File(cl.getOptionValue("json"));
+      JsonReports.write(file, json);
+      out.println("JSON written to " + file);
+    }
+    return 0;
+  }
+
+  private static String names(List<MultiPhaseRun.Step> steps) {
+    return String.join(",", steps.stream().map(MultiPhaseRun.Step::name).toList());
+  }
+
+  static Settings settings(CommandLine cl) {
+    boolean presplit = cl.hasOption("presplit-compare");
+    boolean raw = cl.hasOption("raw-lag");
+    List<MultiPhaseRun.Step> phases = cl.hasOption("phases")
+      ? MultiPhaseRun.parse(cl.getOptionValue("phases"))
+      : presplit || raw ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
+    Map<String, String> ycsb = new LinkedHashMap<>();
+    String[] kvs = cl.getOptionValues("ycsb");
+    for (String kv : kvs == null ? new String[0] : kvs) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--ycsb takes KEY=VALUE, not '" + kv + "'");
+      }
+      ycsb.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    for (String owned : List.of("recordcount", "operationcount", "insertstart", "insertcount")) {
+      if (ycsb.containsKey(owned)) {
+        throw new IllegalArgumentException("--ycsb " + owned + " is set by the bench: use "
+          + "--records and --operations");
+      }
+    }
+    if ((presplit || !phases.isEmpty()) && "ordered".equals(ycsb.get("insertorder"))) {
+      throw new IllegalArgumentException("The pre-split table is split for YCSB's hashed keys; "
+        + "insertorder=ordered would load into one of its regions");
+    }
+    Settle settle = cl.hasOption("settle-fixed-s")
+      ? Settle.fixed(Duration.ofSeconds(atLeast(cl, "settle-fixed-s", 0, 0)))
+      : Settle.untilQuiet(Duration.ofSeconds(atLeast(cl, "settle-quiet-s", 5, 0)),
+        Duration.ofSeconds(atLeast(cl, "settle-max-s", 120, 1)));
+    List<Long> buffers = new ArrayList<>();
+    for (String b : cl.getOptionValue("raw-buffers-kb", "0,64,1024").split(",")) {
+      try {
+        long kb = Long.parseLong(b.trim());
+        if (kb < 0) {
+          throw new NumberFormatException();
+        }
+        buffers.add(kb << 10);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--raw-buffers-kb takes sizes in KiB (0 or more), "
+          + "comma-separated, not '" + b + "'");
+      }
+    }
+    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
+    File workDir = new File(cl.getOptionValue("work-dir",
+      new File(work != null && !work.isEmpty() ? work : ".strata-work", "bench/ycsb").getPath()));
+    return new Settings(phases, presplit, raw, (int) atLeast(cl, "clients", 1, 1),
+      (int) atLeast(cl, "threads", 4, 1), atLeast(cl, "records", 100_000, 1),
+      atLeast(cl, "operations", 100_000, 1), (int) atLeast(cl, "regions", 8, 1),
+      (int) atLeast(cl, "rounds", 1, 1), settle, (int) atLeast(cl, "raw-records", 20_000, 1),
+      buffers, (int) atLeast(cl, "raw-target", 2000, 0), (int) atLeast(cl, "raw-sample", 0, 0),
+      atLeast(cl, "stagger-ms", 0, 0), ycsb, workDir);
+  }
+
+  private static long atLeast(CommandLine cl, String opt, long dflt, long min) {
+    if (!cl.hasOption(opt)) {
+      return dflt;
+    }
+    String v = cl.getOptionValue(opt);
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n >= min) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("--" + opt + " takes a whole number of at least " + min
+      + ", not '" + v + "'");
+  }
+
+  private static void settingsJson(Settings s, ObjectNode node) {
+    node.put("phases", names(s.phases()));
+    node.put("clients", s.clients());
+    node.put("threads", s.threads());
+    node.put("records", s.records());
+    node.put("operations", s.operations());
+    node.put("regions", s.regions());
+    node.put("rounds", s.rounds());
+    node.put("settle_quiet_s", s.settle().quiet().toSeconds());
+    node.put("settle_max_s", s.settle().bound().toSeconds());
+    node.put("raw_records", s.rawRecords());
+    node.put("raw_target_ops_per_s", s.rawTarget());
+    ObjectNode ycsb = node.putObject("ycsb");
+    s.ycsb().forEach(ycsb::put);
+  }
+
+  /** The experiments on one running cluster; also what the integration test drives. */
+  static final class Experiments {
+    private final EmbeddedHBase hbase;
+    private final Settings s;
+    private final Path dir;
+
+    Experiments(EmbeddedHBase hbase, Settings s, Path dir) {
+      this.hbase = hbase;
+      this.s = s;
+      this.dir = dir;
+    }
+
+    /** What a YCSB process needs to find the cluster. */
+    Map<String, String> clusterProperties() {
+      return Map.of(HConstants.ZOOKEEPER_QUORUM, "localhost", HConstants.ZOOKEEPER_CLIENT_PORT,
+        hbase.configuration().get(HConstants.ZOOKEEPER_CLIENT_PORT));
+    }
+
+    YcsbClients clients() {
+      return new YcsbClients(s.clients(), s.threads(), hbase.zookeeperQuorum())
+        .properties(clusterProperties()).property("recordcount", Long.toString(s.records()))
+        .property("operationcount", Long.toString(s.operations())).properties(s.ycsb())
+        .stagger(Duration.ofMillis(s.staggerMs())).jvmOption("-Xmx512m");
+    }
+
+    List<MultiPhaseRun.StepResult> phases(Consumer<Object> progress)
+      throws Exception {
+      TableName t = YcsbTable.DEFAULT_TABLE;
+      try (Admin admin = hbase.connection().getAdmin()) {
+        YcsbTable.dropIfExists(admin, t);
+        YcsbTable.create(admin, t, YcsbTable.DEFAULT_FAMILY, s.regions());
+        MultiPhaseRun run = new MultiPhaseRun(clients(), RegionServerActivity.of(hbase, t),
+          s.settle(), () -> admin.flush(t), dir.resolve("phases"));
+        return run.run(s.phases(), progress::accept);
+      }
+    }
+
+    PresplitComparison.Result presplit(Consumer<Object> progress)
+      throws Exception {
+      TableName t = TableName.valueOf("ycsb_presplit");
+      try (Admin admin = hbase.connection().getAdmin()) {
+        PresplitComparison c = new PresplitComparison(admin, t, YcsbTable.DEFAULT_FAMILY,
+          clients().property(HBaseClient26.TABLE, t.getNameAsString()),
+          RegionServerActivity.of(hbase, t), s.settle(), dir.resolve("presplit"));
+        try {
+          return c.run(s.regions(), s.rounds(), progress::accept);
+        } finally {
+          YcsbTable.dropIfExists(admin, t);
+        }
+      }
+    }
+
+    List<ReadAfterWriteLag.Result> rawLag(Consumer<Object> progress)
+      throws Exception {
+      TableName t = TableName.valueOf("ycsb_raw");
+      int fieldCount = Integer.parseInt(s.ycsb().getOrDefault("fieldcount", "10"));
+      int fieldLength = Integer.parseInt(s.ycsb().getOrDefault("fieldlength", "100"));
+      ReadAfterWriteLag raw = new ReadAfterWriteLag(hbase.configuration(),
+        hbase.zookeeperQuorum(), clusterProperties());
+      List<ReadAfterWriteLag.Result> results = new ArrayList<>();
+      try (Admin admin = hbase.connection().getAdmin()) {
+        for (long buffer : s.rawBuffers()) {
+          YcsbTable.dropIfExists(admin, t);
+          YcsbTable.create(admin, t, YcsbTable.DEFAULT_FAMILY, s.regions());
+          int sample = s.rawSample() > 0 ? s.rawSample()
+            : (int) Math.max(1, buffer / ((long) fieldCount * fieldLength) / 64);
+          ReadAfterWriteLag.Result r = raw.measure(t, YcsbTable.DEFAULT_FAMILY,
+            new ReadAfterWriteLag.Settings(s.rawRecords(), buffer, s.rawTarget(), sample,
+              Duration.ofMillis(10), fieldCount, fieldLength, Duration.ofSeconds(60)));
+          results.add(r);
+          progress.accept(r);
+        }
+        YcsbTable.dropIfExists(admin, t);
+      }
+      return results;
+    }
+  }
+}

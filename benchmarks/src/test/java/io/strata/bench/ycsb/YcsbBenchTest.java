@@ -1,0 +1,53 @@
+package io.strata.bench.ycsb;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.commons.cli.DefaultParser;
+import org.junit.Test;
+
+/** The bench's command line: what runs by default and what it refuses before starting a cluster. */
+public class YcsbBenchTest {
+  private static YcsbBench.Settings settings(String... args) throws Exception {
+    return YcsbBench.settings(new DefaultParser().parse(YcsbBench.options(), args));
+  }
+
+  @Test
+  public void defaults() throws Exception {
+    YcsbBench.Settings s = settings();
+    assertEquals(MultiPhaseRun.parse(YcsbBench.DEFAULT_PHASES), s.phases());
+    assertEquals(1, s.clients());
+    assertEquals(List.of(0L, 64L << 10, 1024L << 10), s.rawBuffers());
+    // an experiment alone runs without the default phases, unless they are asked for
+    assertTrue(settings("--raw-lag").phases().isEmpty());
+    assertEquals(2, settings("--presplit-compare", "--phases", "load,a").phases().size());
+  }
+
+  @Test
+  public void badInputIsRefusedWithExitCode2() throws Exception {
+    for (String[] args : new String[][] { { "--phases", "load,nope" }, { "--clients", "0" },
+      { "--raw-buffers-kb", "64,-1" }, { "--ycsb", "recordcount=5" }, { "--ycsb", "novalue" },
+      { "--presplit-compare", "--ycsb", "insertorder=ordered" }, { "extra" } }) {
+      PrintStream err = System.err;
+      ByteArrayOutputStream captured = new ByteArrayOutputStream();
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      try {
+        assertEquals(String.join(" ", args), 2, YcsbBench.run(args, System.out));
+      } finally {
+        System.setErr(err);
+      }
+      assertTrue(captured.toString(StandardCharsets.UTF_8),
+        captured.toString(StandardCharsets.UTF_8).startsWith("strata bench ycsb: "));
+    }
+  }
+
+  @Test
+  public void helpExitsZero() throws Exception {
+    assertEquals(0, YcsbBench.run(new String[] { "--help" },
+      new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+  }
+}

@@ -1,0 +1,187 @@
+package io.strata.bench.ycsb;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import io.strata.bench.ycsb.MultiPhaseRun.StepResult;
+import io.strata.local.EmbeddedHBase;
+import io.strata.local.LocalClusterConfig;
+import io.strata.local.TestClusters;
+import io.strata.local.TieredDfsCluster;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * YCSB++'s extensions as {@code strata bench ycsb} runs them, each on small counts, on one
+ * embedded tiered cluster: a multi-phase run with the flushes and compactions of each phase, the
+ * pre-split comparison, the read-after-write lag with and without client buffering, and client
+ * processes started together through the ZooKeeper barrier.
+ */
+public class YcsbPlusIT {
+  private static Path workDir;
+  private static TieredDfsCluster dfs;
+  private static EmbeddedHBase hbase;
+
+  @BeforeClass
+  public static void start() throws IOException {
+    // 1 MiB memstores (the smallest HBase accepts) flush during a load of a few MiB, and two
+    // store files make a compaction: small runs leave work to settle.
+    LocalClusterConfig config = TestClusters.small("ycsb-plus")
+      .hbase("hbase.hregion.memstore.flush.size", Integer.toString(1 << 20))
+      .hbase("hbase.hstore.compactionThreshold", "2");
+    workDir = config.workDir().toPath().toAbsolutePath();
+    dfs = TieredDfsCluster.start(config);
+    hbase = EmbeddedHBase.start(dfs);
+  }
+
+  @AfterClass
+  public static void stop() throws IOException {
+    try {
+      if (hbase != null) {
+        hbase.close();
+      }
+    } finally {
+      if (dfs != null) {
+        dfs.close();
+      }
+    }
+  }
+
+  /** The bench's experiments with the bench's own command line. */
+  private static YcsbBench.Experiments bench(String name, String... args) throws Exception {
+    YcsbBench.Settings s = YcsbBench.settings(new DefaultParser().parse(YcsbBench.options(),
+      args));
+    return new YcsbBench.Experiments(hbase, s, workDir.resolve(name));
+  }
+
+  private static List<Object> progress = new ArrayList<>();
+
+  @Test
+  public void multiPhaseRunRecordsEachPhasesFlushesAndCompactions() throws Exception {
+    List<StepResult> steps = bench("phases", "--phases", "load,settle,update-only",
+      "--records", "3000", "--operations", "1000", "--threads", "2", "--regions", "2",
+      "--settle-quiet-s", "2", "--settle-max-s", "60").phases(progress::add);
+    steps.forEach(System.out::println);
+    assertEquals(List.of("load", "settle", "workload-update-only"),
+      steps.stream().map(s -> s.step().name()).toList());
+    StepResult load = steps.get(0);
+    StepResult settle = steps.get(1);
+    StepResult updates = steps.get(2);
+
+    assertEquals(3000, load.figures().operations());
+    assertEquals(0, load.figures().failed());
+    LatencySummary insert = load.figures().latenciesUs().get("INSERT");
+    assertEquals(3000, insert.count());
+    assertTrue(insert.toString(), insert.p50() > 0 && insert.p99() >= insert.p50()
+      && insert.p999() >= insert.p99() && insert.p9999() >= insert.p999());
+    assertEquals(2, load.activity().regions());
+    // about 3.4 MiB into two regions of 1 MiB memstores: flushes, and second files compact
+    assertTrue(load.toString(), load.activity().flushes() >= 2);
+    assertTrue(load.toString(), load.activity().flushedBytes() > 1_000_000);
+    assertTrue(load + "\n" + settle,
+      load.activity().compactions() + settle.activity().compactions() >= 1);
+    assertTrue(load + "\n" + settle, load.activity().compactedOutputBytes()
+      + settle.activity().compactedOutputBytes() > 0);
+
+    // nothing queued or running for the quiet period before the next phase
+    assertNull(settle.figures());
+    assertTrue(settle.toString(), settle.settle().settled());
+    assertFalse(settle.toString(), settle.activity().busy());
+    assertTrue(settle.toString(), settle.seconds() >= 2);
+    assertTrue(settle.toString(), settle.activity().storeFiles() >= 2);
+
+    assertEquals(1000, updates.figures().operations());
+    assertEquals(0, updates.figures().failed());
+    assertEquals(1000, updates.figures().latenciesUs().get("UPDATE").count());
+  }
+
+  @Test
+  public void presplitComparisonLoadsIntoSplitAndUnsplitTables() throws Exception {
+    PresplitComparison.Result r = bench("presplit", "--presplit-compare", "--records", "3000",
+      "--regions", "4", "--threads", "2", "--settle-quiet-s", "1").presplit(progress::add);
+    assertEquals(1, r.presplit().size());
+    assertEquals(1, r.single().size());
+    PresplitComparison.Variant split = r.presplit().get(0);
+    PresplitComparison.Variant single = r.single().get(0);
+    assertEquals(4, split.regionsAtStart());
+    assertTrue(split.toString(), split.activity().regions() >= 4);
+    assertEquals(1, single.regionsAtStart());
+    for (PresplitComparison.Variant v : List.of(split, single)) {
+      assertEquals(v.toString(), 3000, v.load().operations());
+      assertEquals(v.toString(), 0, v.load().failed());
+      assertEquals(v.toString(), 3000, v.load().latenciesUs().get("INSERT").count());
+    }
+    assertEquals(split.load().opsPerSec() / single.load().opsPerSec(), r.ratio(), 1e-9);
+    try (Admin admin = hbase.connection().getAdmin()) {
+      assertFalse(admin.tableExists(TableName.valueOf("ycsb_presplit")));
+    }
+    System.out.printf("pre-split %s%nsingle %s%nratio %.2f%n", split, single, r.ratio());
+  }
+
+  @Test
+  public void readAfterWriteLagGrowsWithTheClientBuffer() throws Exception {
+    List<ReadAfterWriteLag.Result> results = bench("raw", "--raw-lag", "--raw-records", "1500",
+      "--raw-buffers-kb", "0,1024", "--raw-target", "1000", "--raw-sample", "1", "--regions", "2")
+      .rawLag(progress::add);
+    assertEquals(2, results.size());
+    ReadAfterWriteLag.Result unbuffered = results.get(0);
+    ReadAfterWriteLag.Result buffered = results.get(1);
+    assertEquals(0, unbuffered.settings().bufferBytes());
+    assertEquals(1024 << 10, buffered.settings().bufferBytes());
+    for (ReadAfterWriteLag.Result r : results) {
+      // every key written was published, and every published key was seen
+      assertEquals(r.toString(), 1500, r.sampled());
+      assertEquals(r.toString(), 1500, r.lagUs().count());
+    }
+    // A 1 MiB buffer holds hundreds of 1 KiB records: at up to 1000 writes/s most keys wait
+    // hundreds of milliseconds in it before they are sent.
+    assertTrue(results.toString(), buffered.lagUs().p50() > unbuffered.lagUs().p50());
+    assertTrue(results.toString(), buffered.lagUs().p99() > 200_000);
+    results.forEach(System.out::println);
+  }
+
+  @Test
+  public void coordinatedClientsStartTogether() throws Exception {
+    long staggerMs = 5000;
+    List<StepResult> steps = bench("coordinated", "--phases", "load", "--clients", "2",
+      "--threads", "1", "--records", "2000", "--regions", "2", "--stagger-ms",
+      Long.toString(staggerMs)).phases(progress::add);
+    PhaseFigures f = steps.get(0).figures();
+    assertEquals(2, f.clients());
+    assertEquals(2, f.runs().size());
+    for (YcsbRun run : f.runs()) {
+      assertEquals(1000, run.report().operation("INSERT").returned("OK"));
+    }
+    assertEquals(2000, f.operations());
+    assertEquals(2000, f.latenciesUs().get("INSERT").count());
+    // The second process started 5 s after the first, yet both began within a fraction of that.
+    assertTrue(f.toString(), f.jvmStartSpreadMs() >= staggerMs * 0.9);
+    assertTrue(f.toString(), f.startSpreadMs() < 500);
+    assertTrue(f.toString(), f.startSpreadMs() < f.jvmStartSpreadMs() / 10);
+    int rows = 0;
+    try (Table t = hbase.connection().getTable(YcsbTable.DEFAULT_TABLE);
+      ResultScanner scanner = t.getScanner(new Scan().setFilter(
+        new FirstKeyOnlyFilter()))) {
+      for (Result ignored : scanner) {
+        rows++;
+      }
+    }
+    assertEquals(2000, rows);
+    System.out.println(f);
+  }
+}
