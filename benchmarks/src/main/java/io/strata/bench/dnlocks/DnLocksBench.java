@@ -33,6 +33,8 @@ import org.apache.hadoop.fs.FileUtil;
  */
 public final class DnLocksBench {
   static final List<String> VARIANTS = List.of(DnLocksWorkload.UPSTREAM, DnLocksWorkload.STRATA);
+  /** The variants' log4j configuration (a resource): the log to a file, errors to the console. */
+  static final String LOG_CONFIG = "io/strata/bench/dnlocks/workload-log4j.properties";
   private static final String HEADER = "Times createRbw, createTemporary and finalizeBlock of a "
     + "DataNode with a DISK volume and a RAM tier volume (NVDIMM on tmpfs) while every I/O "
     + "operation on the DISK volume takes --delay-ms, under a light and a heavy load, with upstream HDFS and with Strata's "
@@ -198,6 +200,7 @@ public final class DnLocksBench {
     cmd.add("-Xmx1g");
     File log = new File(dir.getParentFile(), variant + ".log");
     cmd.add("-Dstrata.log.file=" + log);
+    cmd.add("-Dlog4j.configuration=" + LOG_CONFIG);
     cmd.add("-cp");
     cmd.add(String.join(File.pathSeparator, classPath));
     cmd.add(DnLocksWorkload.class.getName());

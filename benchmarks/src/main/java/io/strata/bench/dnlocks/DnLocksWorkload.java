@@ -8,8 +8,6 @@ import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.testing.OneDataNodeCluster;
 import io.strata.hdfs.testing.SlowVolumes;
 import io.strata.metrics.Percentiles;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -34,15 +32,11 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.server.datanode.BlockMetadataHeader;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.ReplicaHandler;
-import org.apache.hadoop.hdfs.server.datanode.ReplicaInPipeline;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
-import org.apache.hadoop.hdfs.server.datanode.fsdataset.ReplicaOutputStreams;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.RoundRobinVolumeChoosingPolicy;
-import org.apache.hadoop.util.DataChecksum;
 
 /**
  * One variant's side of {@code strata bench dn-locks}, in a JVM of its own whose class path
@@ -94,8 +88,6 @@ public final class DnLocksWorkload {
   /** Block ids far above the NameNode's, so they never collide with a real block. */
   private final AtomicLong nextBlockId = new AtomicLong(1L << 40);
   private final byte[] payload = new byte[BLOCK_BYTES];
-  private final DataChecksum checksum = DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C,
-    512);
 
   private DnLocksWorkload(DataNode dn, String bpid, String fastId, String slowId,
     SlowVolumes slow) {
@@ -367,7 +359,7 @@ public final class DnLocksWorkload {
       : timer.time(r.get(volume, CREATE_RBW),
         () -> dataset.createRbw(type, storageId, b, false));
     try (handler) {
-      write(handler.getReplica());
+      Replicas.write(handler.getReplica(), payload);
       b.setNumBytes(payload.length);
       timer.time(r.get(volume, FINALIZE), () -> {
         dataset.finalizeBlock(b, false);
@@ -375,21 +367,6 @@ public final class DnLocksWorkload {
       });
     }
     written.add(b.getLocalBlock());
-  }
-
-  private void write(ReplicaInPipeline replica) throws IOException {
-    ByteArrayOutputStream meta = new ByteArrayOutputStream();
-    BlockMetadataHeader.writeHeader(new DataOutputStream(meta), checksum);
-    byte[] sums = new byte[checksum.getChecksumSize(payload.length)];
-    checksum.calculateChunkedSums(payload, 0, payload.length, sums, 0);
-    meta.write(sums);
-    try (ReplicaOutputStreams streams = replica.createStreams(true, checksum)) {
-      streams.getDataOut().write(payload);
-      streams.getChecksumOut().write(meta.toByteArray());
-    }
-    replica.setNumBytes(payload.length);
-    replica.setBytesAcked(payload.length);
-    replica.setLastChecksumAndDataLen(payload.length, null);
   }
 
   /** Invalidates what was written, as a NameNode's delete command does. */
