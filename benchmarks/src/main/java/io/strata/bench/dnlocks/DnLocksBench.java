@@ -201,6 +201,7 @@ public final class DnLocksBench {
     File log = new File(dir.getParentFile(), variant + ".log");
     cmd.add("-Dstrata.log.file=" + log);
     cmd.add("-Dlog4j.configuration=" + LOG_CONFIG);
+    cmd.add("-Xlog:gc:file=" + new File(dir.getParentFile(), variant + "-gc.log"));
     cmd.add("-cp");
     cmd.add(String.join(File.pathSeparator, classPath));
     cmd.add(DnLocksWorkload.class.getName());
@@ -249,9 +250,10 @@ public final class DnLocksBench {
       JsonNode v = doc.get(variant);
       StringBuilder perLoad = new StringBuilder();
       v.get("loads").fields().forEachRemaining(load -> {
-        perLoad.append(String.format(Locale.ROOT, "; %s p99 %.2f max %.2f", load.getKey(),
-          load.getValue().get("fast_wait_ms_p99").asDouble(),
-          load.getValue().get("fast_wait_ms_max").asDouble()));
+        perLoad.append(String.format(Locale.ROOT, "; %s p99 %.2f max %.2f (GC %d ms)",
+          load.getKey(), load.getValue().get("fast_wait_ms_p99").asDouble(),
+          load.getValue().get("fast_wait_ms_max").asDouble(),
+          load.getValue().get("gc_ms").asLong()));
         int errors = load.getValue().get("errors").asInt();
         if (errors > 0) {
           perLoad.append(" (").append(errors).append(" failed operations: ")

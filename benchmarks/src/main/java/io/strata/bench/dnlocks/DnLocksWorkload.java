@@ -11,6 +11,8 @@ import io.strata.metrics.Percentiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,7 +63,7 @@ public final class DnLocksWorkload {
   static final String CREATE_TEMPORARY = "createTemporary";
   private static final long GENERATION_STAMP = 1001;
   private static final int BLOCK_BYTES = 64 << 10;
-  private static final long FAST_PERIOD_MS = 50;
+  private static final long FAST_PERIOD_MS = 250;
   private static final long RAM_BYTES = 256L << 20;
   private static final long TRANSFER_PERIOD_MS = 250;
   private static final long DELETE_PERIOD_MS = 100;
@@ -260,14 +262,34 @@ public final class DnLocksWorkload {
     AtomicInteger errors = new AtomicInteger();
     ConcurrentLinkedQueue<Block> written = new ConcurrentLinkedQueue<>();
     long delayedBefore = slow.delayedOps(slowId);
+    long gcMsBefore = gcMillis();
+    // Each DISK writer has written a block before the disk turns slow: it starts by finalizing
+    // it (the renames into finalized/), then creates, writes and finalizes new ones.
+    List<ExtendedBlock> unfinalized = new ArrayList<>();
+    for (int i = 0; i < load.slowWriters(); i++) {
+      ExtendedBlock b = newBlock();
+      try (ReplicaHandler h = dataset.createRbw(StorageType.DISK, slowId, b, false)) {
+        Replicas.write(h.getReplica(), payload);
+        b.setNumBytes(payload.length);
+      }
+      unfinalized.add(b);
+    }
     if (delayMs > 0) {
       slow.slow(slowId, Duration.ofMillis(delayMs));
     }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < load.slowWriters(); i++) {
-      threads.add(worker("slow-writer-" + i, deadline, 0, errors, firstError,
-        () -> writeBlock(StorageType.DISK, slowId, r, SLOW, false, written)));
+    for (ExtendedBlock first : unfinalized) {
+      AtomicReference<ExtendedBlock> pending = new AtomicReference<>(first);
+      threads.add(worker("slow-writer-" + threads.size(), deadline, 0, errors, firstError,
+        () -> {
+          ExtendedBlock b = pending.getAndSet(null);
+          if (b != null) {
+            finalizeBlock(b, r, SLOW, written);
+          } else {
+            writeBlock(StorageType.DISK, slowId, r, SLOW, false, written);
+          }
+        }));
     }
     for (int i = 0; i < load.fastWriters(); i++) {
       threads.add(worker("fast-writer-" + i, deadline, FAST_PERIOD_MS, errors, firstError,
@@ -306,8 +328,8 @@ public final class DnLocksWorkload {
       System.err.printf(Locale.ROOT, "dn-locks workload: %d operations failed in the %s load; "
         + "first: %s%n", errors.get(), load.name(), firstError.get());
     }
-    return json(load, r, seconds, slow.delayedOps(slowId) - delayedBefore, errors.get(),
-      firstError.get());
+    return json(load, r, seconds, slow.delayedOps(slowId) - delayedBefore,
+      gcMillis() - gcMsBefore, errors.get(), firstError.get());
   }
 
   /** One unit of a thread's work, repeated until the deadline. */
@@ -320,7 +342,14 @@ public final class DnLocksWorkload {
     AtomicReference<Throwable> firstError, Step step) {
     Thread t = new Thread(() -> {
       long period = TimeUnit.MILLISECONDS.toNanos(periodMs);
-      long next = System.nanoTime();
+      // Independent clients: each thread starts at its own point of its period.
+      long next = System.nanoTime() + (period > 0 ? ThreadLocalRandom.current().nextLong(period)
+        : 0);
+      try {
+        TimeUnit.NANOSECONDS.sleep(next - System.nanoTime());
+      } catch (InterruptedException e) {
+        return;
+      }
       while (System.nanoTime() < deadline) {
         try {
           step.run();
@@ -351,8 +380,7 @@ public final class DnLocksWorkload {
    */
   private void writeBlock(StorageType type, String storageId, Results r, String volume,
     boolean transfer, ConcurrentLinkedQueue<Block> written) throws IOException {
-    ExtendedBlock b = new ExtendedBlock(bpid, nextBlockId.getAndIncrement(), 0,
-      GENERATION_STAMP);
+    ExtendedBlock b = newBlock();
     ReplicaHandler handler = transfer
       ? timer.time(r.get(volume, CREATE_TEMPORARY),
         () -> dataset.createTemporary(type, storageId, b, true))
@@ -361,12 +389,21 @@ public final class DnLocksWorkload {
     try (handler) {
       Replicas.write(handler.getReplica(), payload);
       b.setNumBytes(payload.length);
-      timer.time(r.get(volume, FINALIZE), () -> {
-        dataset.finalizeBlock(b, false);
-        return null;
-      });
+      finalizeBlock(b, r, volume, written);
     }
+  }
+
+  private void finalizeBlock(ExtendedBlock b, Results r, String volume,
+    ConcurrentLinkedQueue<Block> written) throws IOException {
+    timer.time(r.get(volume, FINALIZE), () -> {
+      dataset.finalizeBlock(b, false);
+      return null;
+    });
     written.add(b.getLocalBlock());
+  }
+
+  private ExtendedBlock newBlock() {
+    return new ExtendedBlock(bpid, nextBlockId.getAndIncrement(), 0, GENERATION_STAMP);
   }
 
   /** Invalidates what was written, as a NameNode's delete command does. */
@@ -381,8 +418,17 @@ public final class DnLocksWorkload {
     }
   }
 
-  private ObjectNode json(Load load, Results r, double seconds, long delayedOps, int errors,
-    Throwable firstError) {
+  /** Time this JVM spent in garbage collection so far (pauses stall every operation). */
+  private static long gcMillis() {
+    long ms = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      ms += Math.max(0, gc.getCollectionTime());
+    }
+    return ms;
+  }
+
+  private ObjectNode json(Load load, Results r, double seconds, long delayedOps, long gcMs,
+    int errors, Throwable firstError) {
     ObjectNode l = new ObjectMapper().createObjectNode();
     ObjectNode threads = l.putObject("threads");
     threads.put("disk_writers", load.slowWriters());
@@ -390,6 +436,7 @@ public final class DnLocksWorkload {
     threads.put("ram_transfers", load.transfers());
     l.put("seconds", seconds);
     l.put("slow_volume_delayed_ops", delayedOps);
+    l.put("gc_ms", gcMs);
     l.put("errors", errors);
     if (firstError != null) {
       l.put("first_error", firstError.toString());
