@@ -59,14 +59,15 @@ public class DnLocksBenchIT {
           assertTrue(o.toString(), o.path("wait_ms_max").asDouble() >= o.path("wait_ms_p99")
             .asDouble());
         }
+        // Each DISK writer starts by finalizing the block it wrote before the slowdown.
         assertTrue(l.toString(), l.path("ops").path(DnLocksWorkload.SLOW)
-          .path(DnLocksWorkload.CREATE_RBW).path("count").asInt() > 0);
+          .path(DnLocksWorkload.FINALIZE).path("count").asInt() > 0);
       }
       assertEquals(Math.max(v.path("loads").path("light").path("fast_wait_ms_max").asDouble(),
         v.path("loads").path("heavy").path("fast_wait_ms_max").asDouble()),
         v.path("fast_wait_ms_max").asDouble(), 1e-9);
     }
-    // Upstream's fast volume waits for a DISK operation (two 1 s delays in createRbw).
+    // Upstream's fast volume waits for a DISK operation (a finalizeBlock: three 1 s delays).
     assertTrue(up.toString(), up.path("fast_wait_ms_max").asDouble() >= 500);
   }
 
