@@ -1,6 +1,6 @@
 package io.strata.bench.ycsb;
 
-import java.io.File;
+import io.strata.bench.JvmCommand;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -11,9 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * Runs YCSB's client ({@code site.ycsb.Client}) in a JVM of its own, because it ends with {@code
@@ -199,33 +197,16 @@ public final class YcsbRunner {
 
   /** The {@code --add-opens} and {@code --add-exports} flags among a JVM's arguments. */
   static List<String> moduleFlags(List<String> jvmArguments) {
-    List<String> flags = new ArrayList<>();
-    for (int i = 0; i < jvmArguments.size(); i++) {
-      String a = jvmArguments.get(i);
-      if (a.startsWith("--add-opens=") || a.startsWith("--add-exports=")) {
-        flags.add(a);
-      } else if ((a.equals("--add-opens") || a.equals("--add-exports"))
-        && i + 1 < jvmArguments.size()) {
-        flags.add(a + "=" + jvmArguments.get(++i));
-      }
-    }
-    return flags;
+    return JvmCommand.moduleFlags(jvmArguments);
   }
 
   /** The class path with every entry made absolute: YCSB runs in its output directory. */
   static String absoluteClassPath(String classPath) {
-    StringJoiner joined = new StringJoiner(File.pathSeparator);
-    for (String entry : classPath.split(Pattern.quote(File.pathSeparator))) {
-      if (!entry.isEmpty()) {
-        joined.add(new File(entry).getAbsolutePath());
-      }
-    }
-    return joined.toString();
+    return JvmCommand.absoluteClassPath(classPath);
   }
 
   static String javaExecutable() {
-    return ProcessHandle.current().info().command()
-      .orElse(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+    return JvmCommand.javaExecutable();
   }
 
   private static String tail(Path file) {

@@ -50,8 +50,25 @@ public final class OneDataNodeCluster {
     for (int i = 0; i < caps.length; i++) {
       caps[i] = capacities[i] > 0 ? capacities[i] : -1;
     }
-    MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(1)
-      .storagesPerDatanode(capacities.length).storageCapacities(caps).build();
+    return up(new MiniDFSCluster.Builder(conf, base).numDataNodes(1)
+      .storagesPerDatanode(capacities.length).storageCapacities(caps));
+  }
+
+  /**
+   * Starts the cluster with one volume per {@code dfs.datanode.data.dir} entry, e.g. {@code
+   * [DISK]/data/disk} and {@code [NVDIMM]/dev/shm/ram}, and waits until it is up.
+   */
+  public static MiniDFSCluster start(Configuration conf, File base, List<String> dataDirEntries)
+    throws IOException {
+    Configuration dataDirs = new Configuration(false);
+    dataDirs.set(DFSConfigKeys.DFS_DATANODE_DATA_DIR_KEY, String.join(",", dataDirEntries));
+    return up(new MiniDFSCluster.Builder(conf, base).numDataNodes(1)
+      .storagesPerDatanode(dataDirEntries.size()).manageDataDfsDirs(false)
+      .dataNodeConfOverlays(new Configuration[] { dataDirs }));
+  }
+
+  private static MiniDFSCluster up(MiniDFSCluster.Builder builder) throws IOException {
+    MiniDFSCluster cluster = builder.build();
     try {
       cluster.waitActive();
     } catch (IOException | RuntimeException e) {

@@ -38,6 +38,17 @@ public final class SlowVolumes implements AutoCloseable {
   private final Map<String, Slowdown> slowdowns = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> delayedOps = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> bytesWritten = new ConcurrentHashMap<>();
+  private volatile IoObserver observer;
+
+  /**
+   * Hears every file and metadata operation the DataNode starts on any volume, on the thread
+   * that does it, before the operation's delay: e.g. to time when an operation reached its first
+   * I/O.
+   */
+  @FunctionalInterface
+  public interface IoObserver {
+    void beforeIo(FsVolumeSpi volume);
+  }
 
   private SlowVolumes(FileIoProvider io, FaultInjectorFileIoEvents original) {
     this.io = io;
@@ -87,6 +98,12 @@ public final class SlowVolumes implements AutoCloseable {
         + bytesPerSecond);
     }
     slowdowns.put(storageId, new Slowdown(perOp.toNanos(), bytesPerSecond));
+    return this;
+  }
+
+  /** Sets the one observer of every volume's operations (null: none). */
+  public SlowVolumes observe(IoObserver o) {
+    this.observer = o;
     return this;
   }
 
@@ -178,6 +195,10 @@ public final class SlowVolumes implements AutoCloseable {
     }
 
     private void delay(FsVolumeSpi volume, long len) {
+      IoObserver o = observer;
+      if (o != null) {
+        o.beforeIo(volume);
+      }
       if (volume == null) {
         return;
       }
