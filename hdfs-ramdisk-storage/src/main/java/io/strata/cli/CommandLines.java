@@ -1,5 +1,6 @@
 package io.strata.cli;
 
+import java.io.File;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
@@ -78,6 +79,15 @@ public final class CommandLines {
       throw new IllegalArgumentException("--" + opt + " must be at least " + min + ", not " + v);
     }
     return v;
+  }
+
+  /**
+   * {@code sub} under the launcher's work directory: system property {@code strata.work}, else
+   * environment variable {@code STRATA_WORK}, else {@code .strata-work}.
+   */
+  public static File workDir(String sub) {
+    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
+    return new File(work != null && !work.isEmpty() ? work : ".strata-work", sub);
   }
 
   /** A command's body: its exit code. */

@@ -67,8 +67,12 @@ public final class StrataLocal {
       return e.code();
     }
     LocalClusterConfig config;
+    DemoSize size;
     try {
       config = config(cl);
+      size = new DemoSize(CommandLines.wholeNumber(cl, "data-mb", 256, 1) << 20,
+        (int) CommandLines.wholeNumber(cl, "value-bytes", 1024, 1),
+        (int) CommandLines.wholeNumber(cl, "reads", 2000, 1));
     } catch (IllegalArgumentException e) {
       System.err.println("strata local: " + e.getMessage());
       return 2;
@@ -93,7 +97,7 @@ public final class StrataLocal {
           (System.nanoTime() - started) / 1e9, hbase.rootDir(), hbase.zookeeperQuorum());
         int code = 0;
         if (demo) {
-          code = demo(cl, dfs, hbase, out);
+          code = demo(cl, size, dfs, hbase, out);
         }
         if (serve) {
           serve(dfs, hbase, out);
@@ -107,13 +111,14 @@ public final class StrataLocal {
     }
   }
 
-  private static int demo(CommandLine cl, TieredDfsCluster dfs, EmbeddedHBase hbase,
-    PrintStream out) throws IOException {
-    long dataBytes = positive(cl, "data-mb", 256) << 20;
-    int valueBytes = (int) positive(cl, "value-bytes", 1024);
-    int reads = (int) positive(cl, "reads", 2000);
-    PlacementDemo.Outcome outcome =
-      new PlacementDemo(hbase, out, dataBytes, valueBytes, 100, reads).run();
+  /** The demo's data size, checked before the cluster starts. */
+  private record DemoSize(long dataBytes, int valueBytes, int reads) {
+  }
+
+  private static int demo(CommandLine cl, DemoSize size, TieredDfsCluster dfs,
+    EmbeddedHBase hbase, PrintStream out) throws IOException {
+    PlacementDemo.Outcome outcome = new PlacementDemo(hbase, out, size.dataBytes(),
+      size.valueBytes(), 100, size.reads()).run();
     PlacementReport report =
       new PlacementScanner(dfs.fileSystem(), hbase.configuration()).scan(hbase.rootDir());
     out.println();
@@ -204,9 +209,9 @@ public final class StrataLocal {
     if (cl.hasOption("ram-dir")) {
       c.ramDir(new File(cl.getOptionValue("ram-dir")));
     }
-    c.ramBytesPerDataNode(positive(cl, "ram-mb", 1024) << 20);
-    c.dataNodes((int) positive(cl, "datanodes", 3));
-    c.regionServers((int) positive(cl, "regionservers", 1));
+    c.ramBytesPerDataNode(CommandLines.wholeNumber(cl, "ram-mb", 1024, 1) << 20);
+    c.dataNodes((int) CommandLines.wholeNumber(cl, "datanodes", 3, 1));
+    c.regionServers((int) CommandLines.wholeNumber(cl, "regionservers", 1, 1));
     c.keepData(cl.hasOption("keep"));
     c.tieredPlacement(!cl.hasOption("upstream"));
     for (String kv : values(cl, "hbase")) {
@@ -231,22 +236,5 @@ public final class StrataLocal {
       throw new IllegalArgumentException(flag + " takes KEY=VALUE, not '" + kv + "'");
     }
     return new String[] { kv.substring(0, eq), kv.substring(eq + 1) };
-  }
-
-  private static long positive(CommandLine cl, String opt, long dflt) {
-    if (!cl.hasOption(opt)) {
-      return dflt;
-    }
-    String v = cl.getOptionValue(opt);
-    try {
-      long n = Long.parseLong(v);
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("--" + opt + " takes a positive whole number, not '" + v
-      + "'");
   }
 }

@@ -116,9 +116,9 @@ public final class ChooserBench {
     }
     Settings s;
     try {
-      s = new Settings(positive(cl, "files", 16), positive(cl, "file-mb", 8),
-        positive(cl, "block-mb", 1), positive(cl, "writers", 2), atLeastZero(cl, "delay-ms", 50),
-        atLeastZero(cl, "slow-mib-per-s", 0), new File(cl.getOptionValue("work-dir",
+      s = new Settings((int) CommandLines.wholeNumber(cl, "files", 16, 1), (int) CommandLines.wholeNumber(cl, "file-mb", 8, 1),
+        (int) CommandLines.wholeNumber(cl, "block-mb", 1, 1), (int) CommandLines.wholeNumber(cl, "writers", 2, 1), CommandLines.wholeNumber(cl, "delay-ms", 50, 0),
+        CommandLines.wholeNumber(cl, "slow-mib-per-s", 0, 0), new File(cl.getOptionValue("work-dir",
           defaultWorkDir())));
     } catch (IllegalArgumentException e) {
       System.err.println("strata bench chooser: " + e.getMessage());
@@ -143,37 +143,7 @@ public final class ChooserBench {
   }
 
   private static String defaultWorkDir() {
-    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
-    return new File(work != null && !work.isEmpty() ? work : ".strata-work", "bench/chooser")
-      .getPath();
-  }
-
-  private static int positive(CommandLine cl, String opt, int dflt) {
-    long v = number(cl, opt, dflt);
-    if (v <= 0 || v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("--" + opt + " must be a positive integer, got " + v);
-    }
-    return (int) v;
-  }
-
-  private static long atLeastZero(CommandLine cl, String opt, long dflt) {
-    long v = number(cl, opt, dflt);
-    if (v < 0) {
-      throw new IllegalArgumentException("--" + opt + " must be 0 or more, got " + v);
-    }
-    return v;
-  }
-
-  private static long number(CommandLine cl, String opt, long dflt) {
-    String raw = cl.getOptionValue(opt);
-    if (raw == null) {
-      return dflt;
-    }
-    try {
-      return Long.parseLong(raw.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + opt + " must be an integer, got '" + raw + "'");
-    }
+    return CommandLines.workDir("bench/chooser").getPath();
   }
 
   static Outcome measure(String name, Class<?> policy, Settings s, PrintStream out,

@@ -74,8 +74,8 @@ public final class DnLocksBench {
     long seconds;
     long delayMs;
     try {
-      seconds = number(cl, "seconds", 20, 1);
-      delayMs = number(cl, "delay-ms", 4000, 0);
+      seconds = CommandLines.wholeNumber(cl, "seconds", 20, 1);
+      delayMs = CommandLines.wholeNumber(cl, "delay-ms", 4000, 0);
     } catch (IllegalArgumentException e) {
       System.err.println("strata bench dn-locks: " + e.getMessage());
       return 2;
@@ -132,26 +132,7 @@ public final class DnLocksBench {
   }
 
   private static String defaultWorkDir() {
-    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
-    return new File(work != null && !work.isEmpty() ? work : ".strata-work", "bench/dn-locks")
-      .getPath();
-  }
-
-  private static long number(CommandLine cl, String opt, long dflt, long min) {
-    String raw = cl.getOptionValue(opt);
-    if (raw == null) {
-      return dflt;
-    }
-    long v;
-    try {
-      v = Long.parseLong(raw.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + opt + " must be an integer, got '" + raw + "'");
-    }
-    if (v < min) {
-      throw new IllegalArgumentException("--" + opt + " must be at least " + min + ", got " + v);
-    }
-    return v;
+    return CommandLines.workDir("bench/dn-locks").getPath();
   }
 
   /** Where this JVM's FsDatasetImpl comes from: the overlay, if it is in effect. */

@@ -174,8 +174,7 @@ public final class MediaBench {
   }
 
   private static File workRoot() {
-    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
-    return new File(work != null && !work.isEmpty() ? work : ".strata-work");
+    return CommandLines.workDir("");
   }
 
   /** Keys every case shares: the data scaled down to this machine, as the study tuned it. */

@@ -71,9 +71,9 @@ public final class RpcBench {
     try {
       cl = CommandLines.parse("strata bench rpc", "strata bench rpc [options]", HEADER, options(),
         args);
-      warmup = positive(cl, "warmup", 3);
-      iterations = positive(cl, "iterations", 5);
-      seconds = positive(cl, "seconds", 2);
+      warmup = (int) CommandLines.wholeNumber(cl, "warmup", 3, 1);
+      iterations = (int) CommandLines.wholeNumber(cl, "iterations", 5, 1);
+      seconds = (int) CommandLines.wholeNumber(cl, "seconds", 2, 1);
     } catch (CommandLines.Exit e) {
       return e.code();
     } catch (IllegalArgumentException e) {
@@ -197,24 +197,6 @@ public final class RpcBench {
   }
 
   private static String defaultWorkDir() {
-    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
-    return new File(work != null && !work.isEmpty() ? work : ".strata-work", "bench/rpc")
-      .getPath();
-  }
-
-  private static int positive(CommandLine cl, String opt, int dflt) {
-    String v = cl.getOptionValue(opt);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      int n = Integer.parseInt(v.trim());
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // below
-    }
-    throw new IllegalArgumentException("--" + opt + " must be a positive integer, got " + v);
+    return CommandLines.workDir("bench/rpc").getPath();
   }
 }

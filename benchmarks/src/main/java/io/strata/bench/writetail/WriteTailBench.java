@@ -281,9 +281,7 @@ public final class WriteTailBench {
   }
 
   private static String defaultWorkDir() {
-    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
-    return new File(work != null && !work.isEmpty() ? work : ".strata-work", "bench/write-tail")
-      .getPath();
+    return CommandLines.workDir("bench/write-tail").getPath();
   }
 
   static TableName tableName(MemoryCompactionPolicy p) {

@@ -210,9 +210,9 @@ public final class YcsbBench {
         + "insertorder=ordered would load into one of its regions");
     }
     Settle settle = cl.hasOption("settle-fixed-s")
-      ? Settle.fixed(Duration.ofSeconds(atLeast(cl, "settle-fixed-s", 0, 0)))
-      : Settle.untilQuiet(Duration.ofSeconds(atLeast(cl, "settle-quiet-s", 5, 0)),
-        Duration.ofSeconds(atLeast(cl, "settle-max-s", 120, 1)));
+      ? Settle.fixed(Duration.ofSeconds(CommandLines.wholeNumber(cl, "settle-fixed-s", 0, 0)))
+      : Settle.untilQuiet(Duration.ofSeconds(CommandLines.wholeNumber(cl, "settle-quiet-s", 5, 0)),
+        Duration.ofSeconds(CommandLines.wholeNumber(cl, "settle-max-s", 120, 1)));
     List<Long> buffers = new ArrayList<>();
     for (String b : cl.getOptionValue("raw-buffers-kb", "0,64,1024").split(",")) {
       try {
@@ -226,32 +226,14 @@ public final class YcsbBench {
           + "comma-separated, not '" + b + "'");
       }
     }
-    String work = System.getProperty("strata.work", System.getenv("STRATA_WORK"));
     File workDir = new File(cl.getOptionValue("work-dir",
-      new File(work != null && !work.isEmpty() ? work : ".strata-work", "bench/ycsb").getPath()));
-    return new Settings(phases, presplit, raw, (int) atLeast(cl, "clients", 1, 1),
-      (int) atLeast(cl, "threads", 4, 1), atLeast(cl, "records", 100_000, 1),
-      atLeast(cl, "operations", 100_000, 1), (int) atLeast(cl, "regions", 8, 1),
-      (int) atLeast(cl, "rounds", 1, 1), settle, (int) atLeast(cl, "raw-records", 20_000, 1),
-      buffers, (int) atLeast(cl, "raw-target", 2000, 0), (int) atLeast(cl, "raw-sample", 0, 0),
-      atLeast(cl, "stagger-ms", 0, 0), ycsb, workDir);
-  }
-
-  private static long atLeast(CommandLine cl, String opt, long dflt, long min) {
-    if (!cl.hasOption(opt)) {
-      return dflt;
-    }
-    String v = cl.getOptionValue(opt);
-    try {
-      long n = Long.parseLong(v.trim());
-      if (n >= min) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("--" + opt + " takes a whole number of at least " + min
-      + ", not '" + v + "'");
+      CommandLines.workDir("bench/ycsb").getPath()));
+    return new Settings(phases, presplit, raw, (int) CommandLines.wholeNumber(cl, "clients", 1, 1),
+      (int) CommandLines.wholeNumber(cl, "threads", 4, 1), CommandLines.wholeNumber(cl, "records", 100_000, 1),
+      CommandLines.wholeNumber(cl, "operations", 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
+      (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
+      buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
+      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir);
   }
 
   private static void settingsJson(Settings s, ObjectNode node) {
