@@ -28,8 +28,8 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -41,23 +41,14 @@ public class TieredPlacementIT {
   private static TieredDfsCluster dfs;
   private static EmbeddedHBase hbase;
 
-  @BeforeClass
-  public static void start() throws IOException {
-    dfs = TieredDfsCluster.start(TestClusters.small("tiering"));
-    hbase = EmbeddedHBase.start(dfs);
-  }
+  @ClassRule
+  public static final TestClusters.Running CLUSTER =
+    TestClusters.running(TestClusters.small("tiering"));
 
-  @AfterClass
-  public static void stop() throws IOException {
-    try {
-      if (hbase != null) {
-        hbase.close();
-      }
-    } finally {
-      if (dfs != null) {
-        dfs.close();
-      }
-    }
+  @BeforeClass
+  public static void start() {
+    dfs = CLUSTER.dfs();
+    hbase = CLUSTER.hbase();
   }
 
   private static ColumnFamilyDescriptor family(String name, String key, String value) {

@@ -6,7 +6,6 @@ import static org.junit.Assert.fail;
 
 import io.strata.bench.ycsb.YcsbRunner.Phase;
 import io.strata.local.EmbeddedHBase;
-import io.strata.local.LocalClusterConfig;
 import io.strata.local.TestClusters;
 import io.strata.local.TieredDfsCluster;
 import java.io.File;
@@ -32,8 +31,8 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
@@ -52,25 +51,15 @@ public class HBaseYcsbIT {
   private static TieredDfsCluster dfs;
   private static EmbeddedHBase hbase;
 
-  @BeforeClass
-  public static void start() throws IOException {
-    LocalClusterConfig config = TestClusters.small("ycsb");
-    workDir = config.workDir();
-    dfs = TieredDfsCluster.start(config);
-    hbase = EmbeddedHBase.start(dfs);
-  }
+  @ClassRule
+  public static final TestClusters.Running CLUSTER =
+    TestClusters.running(TestClusters.small("ycsb"));
 
-  @AfterClass
-  public static void stop() throws IOException {
-    try {
-      if (hbase != null) {
-        hbase.close();
-      }
-    } finally {
-      if (dfs != null) {
-        dfs.close();
-      }
-    }
+  @BeforeClass
+  public static void start() {
+    workDir = CLUSTER.config().workDir();
+    dfs = CLUSTER.dfs();
+    hbase = CLUSTER.hbase();
   }
 
   /** What a YCSB command line gives the binding to find the cluster. */

@@ -7,10 +7,8 @@ import static org.junit.Assert.assertTrue;
 
 import io.strata.bench.ycsb.MultiPhaseRun.StepResult;
 import io.strata.local.EmbeddedHBase;
-import io.strata.local.LocalClusterConfig;
 import io.strata.local.TestClusters;
 import io.strata.local.TieredDfsCluster;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +20,8 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -37,29 +35,19 @@ public class YcsbPlusIT {
   private static TieredDfsCluster dfs;
   private static EmbeddedHBase hbase;
 
-  @BeforeClass
-  public static void start() throws IOException {
-    // 1 MiB memstores (the smallest HBase accepts) flush during a load of a few MiB, and two
-    // store files make a compaction: small runs leave work to settle.
-    LocalClusterConfig config = TestClusters.small("ycsb-plus")
+  // 1 MiB memstores (the smallest HBase accepts) flush during a load of a few MiB, and two
+  // store files make a compaction: small runs leave work to settle.
+  @ClassRule
+  public static final TestClusters.Running CLUSTER = TestClusters.running(
+    TestClusters.small("ycsb-plus")
       .hbase("hbase.hregion.memstore.flush.size", Integer.toString(1 << 20))
-      .hbase("hbase.hstore.compactionThreshold", "2");
-    workDir = config.workDir().toPath().toAbsolutePath();
-    dfs = TieredDfsCluster.start(config);
-    hbase = EmbeddedHBase.start(dfs);
-  }
+      .hbase("hbase.hstore.compactionThreshold", "2"));
 
-  @AfterClass
-  public static void stop() throws IOException {
-    try {
-      if (hbase != null) {
-        hbase.close();
-      }
-    } finally {
-      if (dfs != null) {
-        dfs.close();
-      }
-    }
+  @BeforeClass
+  public static void start() {
+    workDir = CLUSTER.config().workDir().toPath().toAbsolutePath();
+    dfs = CLUSTER.dfs();
+    hbase = CLUSTER.hbase();
   }
 
   /** The bench's experiments with the bench's own command line. */
