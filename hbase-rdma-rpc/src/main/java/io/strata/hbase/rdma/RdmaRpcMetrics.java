@@ -35,6 +35,13 @@ public final class RdmaRpcMetrics {
   private RdmaRpcMetrics() {
   }
 
+  /**
+   * Creates the registry now (class initialization), so that a RegionServer publishes the MBean
+   * from its start rather than from its first endpoint.
+   */
+  public static void register() {
+  }
+
   public static Counter counter(String name) {
     return REGISTRY.counter(name);
   }

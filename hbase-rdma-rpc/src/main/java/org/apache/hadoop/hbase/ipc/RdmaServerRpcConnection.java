@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.ipc;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -140,6 +141,12 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
     } else {
       RpcServer.LOG.debug("RDMA endpoint from {} closed", this);
     }
+  }
+
+  /** The endpoint's counters, null until its first request arrived. */
+  TransportCounters counters() {
+    RdmaEndpoint e = endpoint;
+    return e == null ? null : e.counters();
   }
 
   int maxMessageSize() {
