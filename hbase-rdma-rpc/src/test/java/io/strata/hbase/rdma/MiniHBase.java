@@ -50,6 +50,10 @@ final class MiniHBase implements Closeable {
     conf.setInt(HConstants.MASTER_INFO_PORT, -1);
     conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
     conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
+    conf.setBoolean("hbase.write.hbck1.lock.file", false);
+    int startTimeoutMs = Integer.getInteger(START_TIMEOUT_S, 120) * 1000;
+    conf.setInt("hbase.master.start.timeout.localHBaseCluster", startTimeoutMs);
+    conf.setInt("hbase.master.init.timeout.localHBaseCluster", startTimeoutMs);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;
     try {
