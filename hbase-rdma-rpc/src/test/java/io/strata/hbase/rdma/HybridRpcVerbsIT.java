@@ -40,17 +40,7 @@ public class HybridRpcVerbsIT {
     } catch (TransportUnavailableException e) {
       RdmaAddresses.skipOrFail(e.getMessage());
     }
-    Configuration conf = verbs(new Configuration(false));
-    conf.set("hbase.rpc.server.impl", RpcTestSupport.HYBRID_SERVER);
-    // The RegionServer's RPC address is localhost here; the endpoint finds the device's.
-    conf.set(RdmaKeys.BIND_ADDRESS, RdmaKeys.BIND_ADDRESS_AUTO);
-    // One small, quiet cluster: the guest this runs in is an emulated 2-vCPU machine.
-    conf.setInt("hbase.regionserver.handler.count", 8);
-    conf.setInt("hbase.master.handler.count", 4);
-    conf.setInt("hbase.regionserver.metahandler.count", 2);
-    conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
-    conf.setInt("hbase.balancer.period", Integer.MAX_VALUE);
-    conf.setInt("hbase.rpc.timeout", 120_000);
+    Configuration conf = RpcTestSupport.verbsServer(MAX_MESSAGE);
     cluster = MiniHBase.start("hybrid-rpc-verbs", conf);
     admin = ConnectionFactory.createConnection(cluster.clientConf());
     InetSocketAddress listening = server().getRdmaAddress();
@@ -59,17 +49,8 @@ public class HybridRpcVerbsIT {
     System.out.println("RDMA endpoint on " + listening + " (device address " + device + ")");
   }
 
-  private static Configuration verbs(Configuration conf) {
-    conf.set(RdmaKeys.TRANSPORT, "verbs");
-    conf.setInt(RdmaKeys.MAX_MESSAGE, MAX_MESSAGE);
-    conf.setInt(RdmaKeys.CONNECT_TIMEOUT_MS, 30_000);
-    return conf;
-  }
-
   private static Configuration hybridClient() {
-    Configuration c = verbs(cluster.clientConf());
-    c.set("hbase.rpc.client.impl", RpcTestSupport.HYBRID_CLIENT);
-    return c;
+    return RpcTestSupport.verbsClient(cluster.clientConf(), MAX_MESSAGE);
   }
 
   private static HybridRpcServer server() {
