@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
@@ -46,6 +47,8 @@ import org.apache.hadoop.metrics2.lib.MutableHistogram;
  * transport, against a {@link MiniHBase} whose RegionServer runs {@link HybridRpcServer}.
  */
 final class RoutedCallChecks {
+  /** System property: seconds the kill-under-load workload may take (default 240). */
+  static final String LOAD_TIMEOUT_S = "strata.it.load.timeout.s";
   private RoutedCallChecks() {
   }
 
@@ -284,8 +287,16 @@ final class RoutedCallChecks {
         }
         return null;
       });
+      long deadline = System.nanoTime()
+        + TimeUnit.SECONDS.toNanos(Long.getLong(LOAD_TIMEOUT_S, 240));
       for (Future<?> f : load) {
-        f.get(4, TimeUnit.MINUTES);
+        try {
+          f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          dumpThreads();
+          fail("the load did not finish within " + Long.getLong(LOAD_TIMEOUT_S, 240) + " s ("
+            + LOAD_TIMEOUT_S + "); threads above");
+        }
       }
       loading.set(false);
       killing.get();
@@ -317,6 +328,25 @@ final class RoutedCallChecks {
       + (count("client.fallback.before.send") - beforeSend) + ", Mutate rdma="
       + (count("client.Mutate.rdma") - rdmaMutates) + ", Mutate sockets="
       + (count("client.Mutate.sockets") - socketMutates));
+  }
+
+  private static void dumpThreads() {
+    for (java.lang.management.ThreadInfo ti : java.lang.management.ManagementFactory
+      .getThreadMXBean().dumpAllThreads(true, true)) {
+      StringBuilder b = new StringBuilder().append('"').append(ti.getThreadName()).append("\" ")
+        .append(ti.getThreadState());
+      if (ti.getLockName() != null) {
+        b.append(" on ").append(ti.getLockName());
+      }
+      if (ti.getLockOwnerName() != null) {
+        b.append(" owned by \"").append(ti.getLockOwnerName()).append('"');
+      }
+      b.append('\n');
+      for (StackTraceElement e : ti.getStackTrace()) {
+        b.append("    at ").append(e).append('\n');
+      }
+      System.out.print(b);
+    }
   }
 
   private static long clientRdmaCalls() {

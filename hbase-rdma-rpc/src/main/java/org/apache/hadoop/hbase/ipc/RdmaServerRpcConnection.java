@@ -108,9 +108,22 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
   }
 
   @Override
+  public void onEstablished(RdmaEndpoint established) {
+    endpoint = established;
+    if (!open) {
+      established.close(); // closed by the server before it was established
+    }
+  }
+
+  @Override
   public void onMessage(RdmaEndpoint from, ByteBuffer message) {
     if (endpoint == null) {
       endpoint = from;
+    }
+    if (!open) {
+      // Closed by the server: the client fails its calls in flight and retries them.
+      from.close();
+      return;
     }
     int size = message.remaining();
     rpcServer.metrics.receivedBytes(size);
