@@ -83,6 +83,18 @@ public final class RdmaKeys {
   public static final int PORT_DEFAULT = 0;
 
   /**
+   * Address a RegionServer's RDMA endpoint listens on (and announces to clients). Default empty:
+   * the RPC server's bind address. {@code auto}: the first address of an up, non-loopback network
+   * interface the transport can listen on — for hosts whose RPC address is not on the RDMA
+   * device (e.g. a RegionServer bound to localhost). Otherwise a host name or IP address of the
+   * RDMA device's interface. When the endpoint cannot listen there, one WARN names the address
+   * and the server serves sockets only.
+   */
+  public static final String BIND_ADDRESS = "strata.rdma.bind.address";
+  public static final String BIND_ADDRESS_DEFAULT = "";
+  public static final String BIND_ADDRESS_AUTO = "auto";
+
+  /**
    * Milliseconds a one-time endpoint token, issued to an authenticated socket connection, stays
    * valid for the connection request that presents it. Default 30000.
    */

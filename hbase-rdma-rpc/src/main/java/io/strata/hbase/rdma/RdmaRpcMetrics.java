@@ -10,12 +10,16 @@ import org.apache.hadoop.hbase.metrics.MetricRegistryInfo;
 /**
  * What went over the RDMA endpoints and what fell back to sockets, per JVM: the proof that calls
  * really used the transport. Published by a RegionServer over JMX as
- * {@code Hadoop:service=HBase,name=RegionServer,sub=StrataRdmaRpc}; readable in any JVM through
+ * {@code Hadoop:service=HBase,name=RegionServer,sub=StrataRdmaRpc} (Hadoop's metrics system
+ * capitalizes the names there: {@code Server.Get.calls}); readable in any JVM through
  * {@link #count(String)}.
  *
  * <p>Counters: {@code server.<Method>.calls} (calls received over an endpoint),
  * {@code server.endpoints.accepted|rejected}, {@code server.offers},
- * {@code server.bytes.received|sent}; {@code client.<Method>.rdma} and
+ * {@code server.bytes.received|sent}, {@code server.responses.too.large} (responses above the
+ * endpoint's message limit, replaced by {@link EndpointMessageTooLargeException});
+ * {@code client.resent.response.too.large} (read-only calls re-sent over sockets for that);
+ * {@code client.<Method>.rdma} and
  * {@code client.<Method>.sockets} (routed methods sent over an endpoint, or over sockets for want
  * of one), {@code client.fallback.before.send} (endpoint failed before the call was handed to
  * it: sent over sockets), {@code client.failed.after.send} (endpoint died with the call in
@@ -33,6 +37,13 @@ public final class RdmaRpcMetrics {
   private static final Map<String, Counter> CLIENT_SOCKETS = new ConcurrentHashMap<>();
 
   private RdmaRpcMetrics() {
+  }
+
+  /**
+   * Creates the registry now (class initialization), so that a RegionServer publishes the MBean
+   * from its start rather than from its first endpoint.
+   */
+  public static void register() {
   }
 
   public static Counter counter(String name) {

@@ -266,6 +266,7 @@ public final class LoopbackTransport implements RdmaTransport {
         c.kill("Listener " + address + " closed");
         throw new ConnectException("No loopback listener at " + address);
       }
+      serverReceiver.onEstablished(s);
       acceptor.established(s);
       return c;
     }

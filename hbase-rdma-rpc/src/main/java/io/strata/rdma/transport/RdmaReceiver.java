@@ -16,6 +16,15 @@ public interface RdmaReceiver {
   void onMessage(RdmaEndpoint endpoint, ByteBuffer message);
 
   /**
+   * An endpoint this receiver was given by {@link RdmaAcceptor#accept} is established, so that
+   * the receiver has it (to send, or to close) before its first message — which may still arrive
+   * first on some transports. Called once, before {@link RdmaAcceptor#established}. Default:
+   * nothing.
+   */
+  default void onEstablished(RdmaEndpoint endpoint) {
+  }
+
+  /**
    * The endpoint closed: {@code cause} is null after a local or orderly close, otherwise what
    * failed (peer gone, transport error). Called once.
    */

@@ -19,6 +19,14 @@ public final class TransportCounters {
     bytesReceived.add(bytes);
   }
 
+  /** Adds another endpoint's counts to these (a sum over endpoints). */
+  public void add(TransportCounters other) {
+    messagesSent.add(other.messagesSent());
+    bytesSent.add(other.bytesSent());
+    messagesReceived.add(other.messagesReceived());
+    bytesReceived.add(other.bytesReceived());
+  }
+
   public long messagesSent() {
     return messagesSent.sum();
   }

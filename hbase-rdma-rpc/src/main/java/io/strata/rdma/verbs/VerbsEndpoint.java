@@ -144,6 +144,15 @@ final class VerbsEndpoint implements RdmaEndpoint {
     return out;
   }
 
+  /** The accepted endpoint is established (progress thread): tell the receiver. */
+  void established() {
+    try {
+      receiver.onEstablished(this);
+    } catch (Throwable t) {
+      LOG.warn("receiver of the endpoint from {} failed on establishment", remote, t);
+    }
+  }
+
   /** A message arrived (progress thread); {@code nativeHandle} maps the receive regions. */
   void deliver(long nativeHandle, int region, int offset, int length) {
     if (closing.get()) {

@@ -297,6 +297,7 @@ public final class VerbsTransport implements RdmaTransport {
     public void onEstablished(long endpointId, long endpointHandle) {
       VerbsEndpoint ep = endpoints.get(endpointId);
       if (ep != null && ep.acceptor != null) {
+        ep.established();
         try {
           ep.acceptor.established(ep);
         } catch (Throwable t) {

@@ -4,32 +4,37 @@ import static io.strata.hbase.rdma.RpcTestSupport.FAMILY;
 import static io.strata.hbase.rdma.RpcTestSupport.QUALIFIER;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.net.ConnectException;
-import java.nio.ByteBuffer;
-import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import io.strata.rdma.loopback.LoopbackTransport;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
+import java.lang.management.ManagementFactory;
+import java.net.ConnectException;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
+import javax.management.AttributeNotFoundException;
+import javax.management.InstanceNotFoundException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.ipc.HybridRpcClient;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.ipc.HBaseRpcControllerImpl;
+import org.apache.hadoop.hbase.ipc.HybridRpcServer;
 import org.apache.hadoop.hbase.ipc.NettyRpcClient;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.security.AccessDeniedException;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.security.access.AccessControlClient;
@@ -38,14 +43,6 @@ import org.apache.hadoop.hbase.security.access.PermissionStorage;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceResponse;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ConnectionHeader;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.ipc.HybridRpcServer;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -59,6 +56,7 @@ import org.junit.Test;
 public class HybridRpcIT {
   private static final String ACCESS_CONTROLLER =
     "org.apache.hadoop.hbase.security.access.AccessController";
+  private static final int MAX_MESSAGE = 256 << 10;
   private static MiniHBase cluster;
   private static Connection admin;
 
@@ -70,6 +68,8 @@ public class HybridRpcIT {
     conf.set("hbase.coprocessor.region.classes", ACCESS_CONTROLLER);
     conf.set("hbase.coprocessor.regionserver.classes", ACCESS_CONTROLLER);
     conf.set("hbase.superuser", User.getCurrent().getShortName());
+    conf.setBoolean("hbase.quota.enabled", true);
+    conf.setInt(RdmaKeys.MAX_MESSAGE, MAX_MESSAGE);
     cluster = MiniHBase.start("hybrid-rpc", conf);
     admin = ConnectionFactory.createConnection(cluster.clientConf());
     waitForAclTable();
@@ -98,62 +98,137 @@ public class HybridRpcIT {
 
   @Test
   public void getPutAndMultiGoOverTheEndpoint() throws Exception {
-    TableName name = TableName.valueOf("routed");
-    HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
-    assertTrue("the RegionServer listens for RDMA", rpc.getRdmaAddress() != null);
+    RoutedCallChecks.getPutAndMulti(cluster, admin,
+      RpcTestSupport.hybridClient(cluster.clientConf()), TableName.valueOf("routed"), 100);
+  }
+
+  /**
+   * A Get (or a Multi of Gets) whose response exceeds the endpoint's message limit is re-sent
+   * over the socket; an Append's is an error naming the limit, applied once.
+   */
+  @Test
+  public void oversizedResponsesFallBackOrFailClearly() throws Exception {
+    RoutedCallChecks.oversizedResponses(cluster, admin,
+      RpcTestSupport.hybridClient(cluster.clientConf()), TableName.valueOf("oversized"),
+      MAX_MESSAGE);
+  }
+
+  /**
+   * A user's request-number throttle rejects the calls above it over the endpoint exactly as
+   * over sockets: the same sequence of Gets succeeds the same number of times for a user on a
+   * stock client and for one whose Gets go over the endpoint.
+   */
+  @Test
+  public void throttleQuotaRejectsExcessCallsOverTheEndpointAsOverSockets() throws Throwable {
+    TableName name = TableName.valueOf("throttled");
     RpcTestSupport.createTable(admin, name);
-    try (Connection c =
-      ConnectionFactory.createConnection(RpcTestSupport.hybridClient(cluster.clientConf()))) {
-      try (Table t = c.getTable(name)) {
-        // The first routed call sets the endpoint up; it and any before it go over sockets.
-        long connected = RdmaRpcMetrics.count("client.endpoints.connected");
-        t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(0)));
-        awaitCount("client.endpoints.connected", connected + 1);
-        assertTrue(rpc.getNumRdmaConnections() > 0);
-        long gets = RdmaRpcMetrics.count("server.Get.calls");
-        long mutates = RdmaRpcMetrics.count("server.Mutate.calls");
-        long multis = RdmaRpcMetrics.count("server.Multi.calls");
-        for (int i = 0; i < 100; i++) {
-          t.put(new Put(Bytes.toBytes("row-" + i)).addColumn(FAMILY, QUALIFIER, value(i)));
-        }
-        List<Put> batch = new ArrayList<>();
-        for (int i = 100; i < 200; i++) {
-          batch.add(new Put(Bytes.toBytes("row-" + i)).addColumn(FAMILY, QUALIFIER, value(i)));
-        }
-        t.put(batch);
-        for (int i = 0; i < 200; i++) {
-          Result r = t.get(new Get(Bytes.toBytes("row-" + i)));
-          assertArrayEquals("row-" + i, value(i), r.getValue(FAMILY, QUALIFIER));
-        }
-        assertEquals(100, RdmaRpcMetrics.count("server.Mutate.calls") - mutates);
-        assertTrue(RdmaRpcMetrics.count("server.Multi.calls") - multis >= 1);
-        assertEquals(200, RdmaRpcMetrics.count("server.Get.calls") - gets);
+    try (Table t = admin.getTable(name)) {
+      t.put(new Put(Bytes.toBytes("r")).addColumn(FAMILY, QUALIFIER, value(3)));
+    }
+    int limit = 8;
+    int calls = 13;
+    try (Admin a = admin.getAdmin()) {
+      for (String user : new String[] { "tom", "jerry" }) {
+        AccessControlClient.grant(admin, name, user, null, null, Permission.Action.READ);
+        a.setQuota(QuotaSettingsFactory.throttleUser(user, ThrottleType.REQUEST_NUMBER, limit,
+          TimeUnit.HOURS));
       }
     }
+    cluster.regionServer().getRegionServerRpcQuotaManager().reload();
+
+    Configuration sockets = cluster.clientConf();
+    sockets.setInt("hbase.client.retries.number", 0);
+    int[] overSockets = throttledGets(sockets, "jerry", name, calls, false);
+
+    Configuration hybrid = RpcTestSupport.hybridClient(cluster.clientConf());
+    hybrid.setInt("hbase.client.retries.number", 0);
+    long rdma = RdmaRpcMetrics.count("client.Get.rdma");
+    long served = RdmaRpcMetrics.count("server.Get.calls");
+    int[] overEndpoint = throttledGets(hybrid, "tom", name, calls, true);
+
+    assertEquals("Gets allowed over sockets", limit, overSockets[0]);
+    assertEquals("Gets throttled over sockets", calls - limit, overSockets[1]);
+    assertEquals("Gets allowed with the endpoint", limit, overEndpoint[0]);
+    assertEquals("Gets throttled over the endpoint", calls - limit, overEndpoint[1]);
+    assertEquals("all but the first Get went over the endpoint", calls - 1,
+      RdmaRpcMetrics.count("client.Get.rdma") - rdma);
+    assertEquals(calls - 1, RdmaRpcMetrics.count("server.Get.calls") - served);
+  }
+
+  /** {allowed, throttled} of {@code calls} Gets as {@code userName}. */
+  private static int[] throttledGets(Configuration conf, String userName, TableName name,
+    int calls, boolean awaitEndpoint) throws Exception {
+    User user = User.createUserForTesting(cluster.conf(), userName, new String[0]);
+    int[] outcome = new int[2];
+    try (Connection c = ConnectionFactory.createConnection(conf, user);
+      Table t = c.getTable(name)) {
+      for (int i = 0; i < calls; i++) {
+        long connected = RdmaRpcMetrics.count("client.endpoints.connected");
+        try {
+          assertArrayEquals(value(3), t.get(new Get(Bytes.toBytes("r")))
+            .getValue(FAMILY, QUALIFIER));
+          outcome[0]++;
+        } catch (Exception e) {
+          assertNotNull("throttled, not " + e,
+            RoutedCallChecks.cause(e, RpcThrottlingException.class));
+          outcome[1]++;
+        }
+        if (i == 0 && awaitEndpoint) {
+          awaitCount("client.endpoints.connected", connected + 1);
+        }
+      }
+    }
+    return outcome;
+  }
+
+  /**
+   * The StrataRdmaRpc counters are published over JMX under the RegionServer's name, with the
+   * values read in-process (Hadoop's metrics system capitalizes the names: {@code server.Get.calls}
+   * is the attribute {@code Server.Get.calls}).
+   */
+  @Test
+  public void rdmaCountersAreVisibleOverJmx() throws Exception {
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name = new ObjectName("Hadoop:service=HBase,name=RegionServer,sub=StrataRdmaRpc");
+    TableName table = TableName.valueOf("jmx");
+    RpcTestSupport.createTable(admin, table);
+    try (Connection c =
+      ConnectionFactory.createConnection(RpcTestSupport.hybridClient(cluster.clientConf()));
+      Table t = c.getTable(table)) {
+      long connected = RdmaRpcMetrics.count("client.endpoints.connected");
+      t.get(new Get(Bytes.toBytes("r")));
+      awaitCount("client.endpoints.connected", connected + 1);
+      for (int i = 0; i < 10; i++) {
+        t.get(new Get(Bytes.toBytes("r")));
+      }
+    }
+    long inProcess = RdmaRpcMetrics.count("server.Get.calls");
+    assertTrue(inProcess >= 10);
+    // Published by HBase's metrics adapter (every 10 s) through Hadoop's JMX cache (10 s).
+    long deadline = System.currentTimeMillis() + 45_000;
+    long overJmx = -1;
+    while (overJmx < inProcess && System.currentTimeMillis() < deadline) {
+      try {
+        overJmx = ((Number) jmx.getAttribute(name, "Server.Get.calls")).longValue();
+      } catch (InstanceNotFoundException | AttributeNotFoundException notYet) {
+        // registered, and its attributes refreshed, within 20 s
+      }
+      Thread.sleep(200);
+    }
+    assertTrue("MBean " + name + " not registered", jmx.isRegistered(name));
+    StringBuilder attributes = new StringBuilder();
+    for (javax.management.MBeanAttributeInfo ai : jmx.getMBeanInfo(name).getAttributes()) {
+      attributes.append(ai.getName()).append(' ');
+    }
+    assertEquals("Server.Get.calls over JMX (attributes: " + attributes + ")", inProcess, overJmx);
+    assertTrue(((Number) jmx.getAttribute(name, "Server.endpoints.accepted")).longValue() > 0);
   }
 
   /** Stock HBase client against the Strata server: sockets only, nothing over the endpoint. */
   @Test
   public void stockClientUsesSocketsUnchanged() throws Exception {
-    TableName name = TableName.valueOf("stock_client");
-    RpcTestSupport.createTable(admin, name);
-    long offers = RdmaRpcMetrics.count("server.offers");
-    long rdmaGets = RdmaRpcMetrics.count("server.Get.calls");
-    long rdmaMutates = RdmaRpcMetrics.count("server.Mutate.calls");
-    Configuration conf = cluster.clientConf();
-    assertEquals(null, conf.get("hbase.rpc.client.impl"));
-    try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
-      for (int i = 0; i < 50; i++) {
-        t.put(new Put(Bytes.toBytes("row-" + i)).addColumn(FAMILY, QUALIFIER, value(i)));
-      }
-      for (int i = 0; i < 50; i++) {
-        assertArrayEquals(value(i), t.get(new Get(Bytes.toBytes("row-" + i)))
-          .getValue(FAMILY, QUALIFIER));
-      }
-    }
-    assertEquals(offers, RdmaRpcMetrics.count("server.offers"));
-    assertEquals(rdmaGets, RdmaRpcMetrics.count("server.Get.calls"));
-    assertEquals(rdmaMutates, RdmaRpcMetrics.count("server.Mutate.calls"));
+    RoutedCallChecks.stockClientUnchanged(admin, cluster.clientConf(),
+      TableName.valueOf("stock_client"));
   }
 
   /**
@@ -265,113 +340,21 @@ public class HybridRpcIT {
   }
 
   /**
-   * Endpoints killed again and again under a load of Puts, batched Puts and Increments: every
-   * row is there once, and the counter equals the number of Increments — no call lost, none
-   * applied twice — while calls switched between the endpoint and sockets.
+   * Endpoints killed every 40 ms under a load of Puts, batched Puts and Increments: every row is
+   * there once, and the counter equals the number of Increments — no call lost, none applied
+   * twice — while calls switched between the endpoint and sockets.
    */
   @Test
   public void killingEndpointsUnderLoadLosesAndRepeatsNothing() throws Exception {
-    TableName name = TableName.valueOf("fallback");
-    RpcTestSupport.createTable(admin, name);
-    Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
-    conf.setLong(RdmaKeys.RETRY_MS, 50);
-    conf.setInt("hbase.client.pause", 20);
-    int writers = 4;
-    int opsPerWriter = 400;
-    byte[] counterRow = Bytes.toBytes("counter");
-    long afterSend = RdmaRpcMetrics.count("client.failed.after.send");
-    long beforeSend = RdmaRpcMetrics.count("client.fallback.before.send");
-    long rdmaMutates = RdmaRpcMetrics.count("client.Mutate.rdma");
-    long socketMutates = RdmaRpcMetrics.count("client.Mutate.sockets");
-    AtomicInteger increments = new AtomicInteger();
-    AtomicInteger kills = new AtomicInteger();
-    AtomicBoolean loading = new AtomicBoolean(true);
-    ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
-    try (Connection c = ConnectionFactory.createConnection(conf)) {
-      List<Future<?>> load = new ArrayList<>();
-      for (int w = 0; w < writers; w++) {
-        int writer = w;
-        load.add(pool.submit(() -> {
-          try (Table t = c.getTable(name)) {
-            for (int i = 0; i < opsPerWriter; i++) {
-              if (i % 10 == 9) {
-                List<Put> batch = new ArrayList<>();
-                for (int b = 0; b < 10; b++) {
-                  batch.add(put("batch-" + writer + "-" + i + "-" + b));
-                }
-                t.put(batch);
-              } else {
-                t.put(put("row-" + writer + "-" + i));
-              }
-              t.increment(new Increment(counterRow).addColumn(FAMILY, QUALIFIER, 1));
-              increments.incrementAndGet();
-            }
-          }
-          return null;
-        }));
-      }
-      Future<?> killer = pool.submit(() -> {
-        while (loading.get()) {
-          Thread.sleep(40);
-          kills.addAndGet(LoopbackTransport.killEndpoints());
-        }
-        return null;
-      });
-      for (Future<?> f : load) {
-        f.get(3, TimeUnit.MINUTES);
-      }
-      loading.set(false);
-      killer.get();
-
-      int expectedRows = writers * (opsPerWriter / 10 * 9 + opsPerWriter / 10 * 10);
-      int rows = 0;
-      try (Table t = c.getTable(name);
-        ResultScanner s = t.getScanner(new Scan())) {
-        for (Result r : s) {
-          if (!Bytes.equals(counterRow, r.getRow())) {
-            assertArrayEquals(Bytes.toString(r.getRow()), payload(Bytes.toString(r.getRow())),
-              r.getValue(FAMILY, QUALIFIER));
-            rows++;
-          }
-        }
-        long counter = Bytes.toLong(t.get(new Get(counterRow)).getValue(FAMILY, QUALIFIER));
-        assertEquals(expectedRows, rows);
-        assertEquals("each Increment applied exactly once", increments.get(), counter);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    assertTrue("endpoints were killed", kills.get() > 0);
-    assertTrue("calls in flight on a killed endpoint were retried",
-      RdmaRpcMetrics.count("client.failed.after.send") > afterSend);
-    assertTrue(RdmaRpcMetrics.count("client.Mutate.rdma") > rdmaMutates);
-    assertTrue(RdmaRpcMetrics.count("client.Mutate.sockets") > socketMutates);
-    System.out.println("fallback under load: kills=" + kills + ", failed after send="
-      + (RdmaRpcMetrics.count("client.failed.after.send") - afterSend) + ", before send="
-      + (RdmaRpcMetrics.count("client.fallback.before.send") - beforeSend) + ", Mutate rdma="
-      + (RdmaRpcMetrics.count("client.Mutate.rdma") - rdmaMutates) + ", Mutate sockets="
-      + (RdmaRpcMetrics.count("client.Mutate.sockets") - socketMutates));
-  }
-
-  private static Put put(String row) {
-    return new Put(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER, payload(row));
-  }
-
-  private static byte[] payload(String row) {
-    return Bytes.toBytes("value of " + row);
+    RoutedCallChecks.killUnderLoad(admin, RpcTestSupport.hybridClient(cluster.clientConf()),
+      TableName.valueOf("fallback"), 4, 400, 40, LoopbackTransport::killEndpoints);
   }
 
   private static void awaitCount(String counter, long atLeast) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (RdmaRpcMetrics.count(counter) < atLeast) {
-      assertTrue(counter + " did not reach " + atLeast, System.currentTimeMillis() < deadline);
-      Thread.sleep(10);
-    }
+    RoutedCallChecks.awaitCount(counter, atLeast);
   }
 
   static byte[] value(int i) {
-    byte[] v = new byte[1024];
-    java.util.Arrays.fill(v, (byte) i);
-    return v;
+    return RoutedCallChecks.value(i);
   }
 }

@@ -15,9 +15,14 @@ import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
 /**
  * A real HBase in this JVM for the RPC tests — ZooKeeper, a master and one RegionServer, as
  * standalone HBase runs them ({@link LocalHBaseCluster}) — on the local file system under
- * {@code target/}: the RPC path is what is tested, HDFS adds nothing to it.
+ * {@code target/it-work} (system property {@value #WORK_DIR}): the RPC path is what is tested,
+ * HDFS adds nothing to it.
  */
 final class MiniHBase implements Closeable {
+  /** System property: directory for the clusters' data (default target/it-work). */
+  static final String WORK_DIR = "strata.it.work.dir";
+  /** System property: seconds to wait for the master to initialize (default 120). */
+  static final String START_TIMEOUT_S = "strata.it.start.timeout.s";
   private final MiniZooKeeperCluster zk;
   private final LocalHBaseCluster cluster;
   private final Configuration conf;
@@ -33,8 +38,8 @@ final class MiniHBase implements Closeable {
 
   /** Starts a cluster whose servers use {@code serverConf}'s settings on top of the defaults. */
   static MiniHBase start(String name, Configuration serverConf) throws IOException {
-    File dir = new File("target/it-work/" + name + "-" + UUID.randomUUID().toString()
-      .substring(0, 8)).getAbsoluteFile();
+    File dir = new File(System.getProperty(WORK_DIR, "target/it-work"),
+      name + "-" + UUID.randomUUID().toString().substring(0, 8)).getAbsoluteFile();
     FileUtil.fullyDelete(dir);
     Configuration conf = HBaseConfiguration.create(serverConf);
     conf.set(HConstants.HBASE_DIR, new File(dir, "hbase").toURI().toString());
@@ -45,6 +50,10 @@ final class MiniHBase implements Closeable {
     conf.setInt(HConstants.MASTER_INFO_PORT, -1);
     conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
     conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
+    conf.setBoolean("hbase.write.hbck1.lock.file", false);
+    int startTimeoutMs = Integer.getInteger(START_TIMEOUT_S, 120) * 1000;
+    conf.setInt("hbase.master.start.timeout.localHBaseCluster", startTimeoutMs);
+    conf.setInt("hbase.master.init.timeout.localHBaseCluster", startTimeoutMs);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;
     try {
@@ -68,10 +77,12 @@ final class MiniHBase implements Closeable {
 
   private static void waitForMaster(LocalHBaseCluster cluster) throws InterruptedException,
     IOException {
-    long deadline = System.currentTimeMillis() + 60_000;
+    int seconds = Integer.getInteger(START_TIMEOUT_S, 120);
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
     while (cluster.getActiveMaster() == null || !cluster.getActiveMaster().isInitialized()) {
       if (System.currentTimeMillis() > deadline) {
-        throw new IOException("The master did not initialize within 60 s");
+        throw new IOException("The master did not initialize within " + seconds + " s ("
+          + START_TIMEOUT_S + ")");
       }
       Thread.sleep(100);
     }

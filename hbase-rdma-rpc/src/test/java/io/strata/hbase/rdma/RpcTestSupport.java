@@ -31,6 +31,38 @@ final class RpcTestSupport {
     return c;
   }
 
+  /**
+   * A RegionServer with the hybrid RPC server on the verbs transport, its endpoint on the RDMA
+   * device's address ({@code auto}: the RPC address is localhost), endpoint messages up to
+   * {@code maxMessage} bytes, and a small, quiet cluster (the SoftRoCE guest is an emulated
+   * 2-vCPU machine).
+   */
+  static Configuration verbsServer(int maxMessage) {
+    Configuration c = verbs(new Configuration(false), maxMessage);
+    c.set("hbase.rpc.server.impl", HYBRID_SERVER);
+    c.set(RdmaKeys.BIND_ADDRESS, RdmaKeys.BIND_ADDRESS_AUTO);
+    c.setInt("hbase.regionserver.handler.count", 8);
+    c.setInt("hbase.master.handler.count", 4);
+    c.setInt("hbase.regionserver.metahandler.count", 2);
+    c.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
+    c.setInt("hbase.balancer.period", Integer.MAX_VALUE);
+    c.setInt("hbase.rpc.timeout", 120_000);
+    return c;
+  }
+
+  /** A client with the hybrid RPC client on the verbs transport. */
+  static Configuration verbsClient(Configuration clientConf, int maxMessage) {
+    clientConf.set("hbase.rpc.client.impl", HYBRID_CLIENT);
+    return verbs(clientConf, maxMessage);
+  }
+
+  private static Configuration verbs(Configuration conf, int maxMessage) {
+    conf.set(RdmaKeys.TRANSPORT, "verbs");
+    conf.setInt(RdmaKeys.MAX_MESSAGE, maxMessage);
+    conf.setInt(RdmaKeys.CONNECT_TIMEOUT_MS, 30_000);
+    return conf;
+  }
+
   /** A client with the hybrid RPC client on the loopback transport. */
   static Configuration hybridClient(Configuration clientConf) {
     clientConf.set("hbase.rpc.client.impl", HYBRID_CLIENT);

@@ -16,11 +16,11 @@ import org.junit.Assume;
  * non-loopback IPv4 address a verbs listener can bind. Without one the test is skipped, or fails
  * when {@code STRATA_RDMA_REQUIRE_DEVICE=1} (as in dev-support/softroce-test).
  */
-final class RdmaAddresses {
+public final class RdmaAddresses {
   private RdmaAddresses() {
   }
 
-  static InetAddress deviceAddressOrSkip(VerbsTransport probe) throws IOException {
+  public static InetAddress deviceAddressOrSkip(VerbsTransport probe) throws IOException {
     String env = System.getenv("STRATA_RDMA_ADDR");
     if (env != null && !env.isEmpty()) {
       return InetAddress.getByName(env);
@@ -46,7 +46,7 @@ final class RdmaAddresses {
     return null;
   }
 
-  static void skipOrFail(String why) {
+  public static void skipOrFail(String why) {
     if ("1".equals(System.getenv("STRATA_RDMA_REQUIRE_DEVICE"))) {
       fail(why + " (STRATA_RDMA_REQUIRE_DEVICE=1)");
     }

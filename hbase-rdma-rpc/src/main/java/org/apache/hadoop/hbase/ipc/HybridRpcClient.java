@@ -3,14 +3,17 @@ package org.apache.hadoop.hbase.ipc;
 import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaTransports;
 import io.strata.rdma.transport.RdmaTransport;
+import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.hadoop.conf.Configuration;
@@ -43,6 +46,7 @@ public class HybridRpcClient extends NettyRpcClient {
   private boolean transportTried;
   private volatile RdmaTransport transport;
   private volatile ExecutorService connector;
+  private final Set<RdmaClientEndpoint> endpoints = ConcurrentHashMap.newKeySet();
 
   public HybridRpcClient(Configuration conf, String clusterId, SocketAddress localAddress,
     MetricsConnection metrics) {
@@ -125,6 +129,26 @@ public class HybridRpcClient extends NettyRpcClient {
       }
       return transport;
     }
+  }
+
+  void endpointUp(RdmaClientEndpoint e) {
+    endpoints.add(e);
+  }
+
+  void endpointDown(RdmaClientEndpoint e) {
+    endpoints.remove(e);
+  }
+
+  /** Message and byte counters of this client's endpoints connected now. */
+  public List<TransportCounters> endpointCounters() {
+    List<TransportCounters> counters = new ArrayList<>();
+    for (RdmaClientEndpoint e : endpoints) {
+      TransportCounters tc = e.counters();
+      if (tc != null) {
+        counters.add(tc);
+      }
+    }
+    return counters;
   }
 
   /** Runs endpoint set-up, which may block up to the connect timeout, off the callers' threads. */

@@ -67,6 +67,12 @@ class HybridRpcConnection extends NettyRpcConnection {
     super.sendRequest(call, hrc);
   }
 
+  /** Sends a call over the socket that the endpoint could not answer (see RdmaClientEndpoint). */
+  void sendOverSocket(Call call, HBaseRpcController hrc) {
+    RdmaRpcMetrics.clientSockets(call.md.getName());
+    super.sendRequest(call, hrc);
+  }
+
   /** Schedules the call's timeout as for a socket call (RpcConnection's timer). */
   void scheduleTimeout(Call call) {
     scheduleTimeoutTask(call);
@@ -163,6 +169,7 @@ class HybridRpcConnection extends NettyRpcConnection {
         return;
       }
       rdma = r;
+      client.endpointUp(r);
       RdmaRpcMetrics.counter("client.endpoints.connected").increment();
       LOG.info("{} calls to RegionServer {} go over its {}", client.routed(),
         remoteId.getAddress(), offer);
@@ -178,6 +185,7 @@ class HybridRpcConnection extends NettyRpcConnection {
 
   /** The endpoint closed; calls in flight on it have been failed retriably. */
   void endpointClosed(RdmaClientEndpoint r, IOException cause) {
+    client.endpointDown(r);
     if (rdma == r) {
       rdma = null;
     }

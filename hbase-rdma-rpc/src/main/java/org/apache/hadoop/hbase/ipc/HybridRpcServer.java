@@ -10,11 +10,14 @@ import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
 import io.strata.rdma.transport.RdmaReceiver;
 import io.strata.rdma.transport.RdmaTransport;
+import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,7 +56,9 @@ public class HybridRpcServer extends NettyRpcServer {
   private final RdmaTransport transport;
   private final EndpointTokens<Grant> tokens;
   private final Set<RdmaServerRpcConnection> connections = ConcurrentHashMap.newKeySet();
-  private final InetSocketAddress rdmaBindAddress;
+  private final InetAddress rpcBindAddress;
+  private final String rdmaBindAddress;
+  private final int rdmaPort;
   private volatile RdmaListener listener;
 
   public HybridRpcServer(Server server, String name, List<BlockingServiceAndInterface> services,
@@ -64,8 +69,11 @@ public class HybridRpcServer extends NettyRpcServer {
     this.tokens = new EndpointTokens<>(
       conf.getLong(RdmaKeys.TOKEN_TTL_MS, RdmaKeys.TOKEN_TTL_MS_DEFAULT),
       EnvironmentEdgeManager::currentTime);
-    this.rdmaBindAddress = new InetSocketAddress(bindAddress.getAddress(),
-      conf.getInt(RdmaKeys.PORT, RdmaKeys.PORT_DEFAULT));
+    this.rpcBindAddress = bindAddress.getAddress();
+    this.rdmaBindAddress =
+      conf.get(RdmaKeys.BIND_ADDRESS, RdmaKeys.BIND_ADDRESS_DEFAULT).trim();
+    this.rdmaPort = conf.getInt(RdmaKeys.PORT, RdmaKeys.PORT_DEFAULT);
+    RdmaRpcMetrics.register();
     // Masters and servers without ClientService have no Get/Put to serve over RDMA.
     if (clientService == null || server instanceof HMaster) {
       this.transport = null;
@@ -80,15 +88,42 @@ public class HybridRpcServer extends NettyRpcServer {
     if (transport == null || listener != null) {
       return;
     }
+    String where = rdmaBindAddress.isEmpty() ? "the RPC bind address " + rpcBindAddress
+      : RdmaKeys.BIND_ADDRESS + "=" + rdmaBindAddress;
     try {
-      listener = transport.listen(rdmaBindAddress, new Acceptor());
-      LOG.info("RDMA endpoint ({} transport) for ClientService listening on {}", transport.name(),
-        listener.localAddress());
+      listener = RdmaKeys.BIND_ADDRESS_AUTO.equalsIgnoreCase(rdmaBindAddress) ? listenAuto()
+        : transport.listen(new InetSocketAddress(rdmaBindAddress.isEmpty() ? rpcBindAddress
+          : InetAddress.getByName(rdmaBindAddress), rdmaPort), new Acceptor());
+      LOG.info("RDMA endpoint ({} transport) for ClientService listening on {} ({})",
+        transport.name(), listener.localAddress(), where);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("RDMA endpoint ({} transport) cannot listen on {} ({}): sockets only",
-        transport.name(), rdmaBindAddress, e.toString());
+      LOG.warn("RDMA endpoint ({} transport) cannot listen on {} ({}): sockets only; set {} to "
+        + "an address of the RDMA device's interface, or auto", transport.name(), where,
+        e.toString(), RdmaKeys.BIND_ADDRESS);
       closeTransport();
     }
+  }
+
+  /** Listens on the first address of an up, non-loopback interface that the transport takes. */
+  private RdmaListener listenAuto() throws IOException {
+    List<String> tried = new ArrayList<>();
+    for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      if (nif.isLoopback() || !nif.isUp()) {
+        continue;
+      }
+      for (InetAddress a : Collections.list(nif.getInetAddresses())) {
+        if (a.isLinkLocalAddress()) {
+          continue;
+        }
+        try {
+          return transport.listen(new InetSocketAddress(a, rdmaPort), new Acceptor());
+        } catch (IOException notRdma) {
+          tried.add(nif.getName() + " " + a.getHostAddress() + ": " + notRdma.getMessage());
+        }
+      }
+    }
+    throw new IOException("no interface address to listen on " + (tried.isEmpty()
+      ? "(no up, non-loopback interface)" : "(tried " + String.join("; ", tried) + ")"));
   }
 
   @Override
@@ -119,6 +154,33 @@ public class HybridRpcServer extends NettyRpcServer {
   public InetSocketAddress getRdmaAddress() {
     RdmaListener l = listener;
     return l == null ? null : l.localAddress();
+  }
+
+  /**
+   * Closes every endpoint connected now, as a failed device would: clients fail the calls in
+   * flight on them retriably, send over sockets meanwhile and connect new endpoints after
+   * {@code strata.rdma.client.retry.ms}. Fault injection for tests; returns how many were
+   * closed.
+   */
+  public int closeRdmaConnections() {
+    int n = 0;
+    for (RdmaServerRpcConnection c : new ArrayList<>(connections)) {
+      c.close();
+      n++;
+    }
+    return n;
+  }
+
+  /** Message and byte counters of the endpoints connected now that have carried a call. */
+  public List<TransportCounters> rdmaConnectionCounters() {
+    List<TransportCounters> counters = new ArrayList<>();
+    for (RdmaServerRpcConnection c : connections) {
+      TransportCounters tc = c.counters();
+      if (tc != null) {
+        counters.add(tc);
+      }
+    }
+    return counters;
   }
 
   /** Endpoints connected to this server now. */

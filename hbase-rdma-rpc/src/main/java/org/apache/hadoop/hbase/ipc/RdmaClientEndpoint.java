@@ -1,8 +1,11 @@
 package org.apache.hadoop.hbase.ipc;
 
+import io.strata.hbase.rdma.EndpointMessageTooLargeException;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.hbase.rdma.ReadOnlyCalls;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -18,6 +21,7 @@ import org.apache.hbase.thirdparty.io.netty.buffer.PooledByteBufAllocator;
 import org.apache.hbase.thirdparty.io.netty.buffer.Unpooled;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.CellBlockMeta;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.RequestHeader;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +36,14 @@ import org.slf4j.LoggerFactory;
 final class RdmaClientEndpoint implements RdmaReceiver {
   private static final Logger LOG = LoggerFactory.getLogger(RdmaClientEndpoint.class);
   private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
+  private static final String TOO_LARGE = EndpointMessageTooLargeException.class.getName();
 
   private final HybridRpcConnection connection;
   private final HybridRpcClient client;
   private final InetSocketAddress address;
   private final Map<Integer, Call> calls = new ConcurrentHashMap<>();
+  /** Read-only calls in flight, which go over the socket if their response is too large. */
+  private final Map<Integer, HBaseRpcController> repeatable = new ConcurrentHashMap<>();
   private volatile RdmaEndpoint endpoint;
 
   RdmaClientEndpoint(HybridRpcConnection connection, HybridRpcClient client,
@@ -61,6 +68,7 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     }
     try {
       hrc.notifyOnCancel(cancelled -> {
+        repeatable.remove(call.id);
         if (calls.remove(call.id) != null) {
           IPCUtil.setCancelled(call);
         }
@@ -68,7 +76,7 @@ final class RdmaClientEndpoint implements RdmaReceiver {
         if (cancelled) {
           IPCUtil.setCancelled(call);
         } else {
-          send(e, call);
+          send(e, call, hrc);
         }
       });
       return true;
@@ -77,7 +85,7 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     }
   }
 
-  private void send(RdmaEndpoint e, Call call) throws IOException {
+  private void send(RdmaEndpoint e, Call call, HBaseRpcController hrc) throws IOException {
     ByteBuf cellBlock = client.cellBlockBuilder.buildCellBlock(client.codec, client.compressor,
       call.cells, ALLOC);
     ByteBuf head = null;
@@ -101,11 +109,15 @@ final class RdmaClientEndpoint implements RdmaReceiver {
       ByteBuffer[] parts = cellBlock == null ? new ByteBuffer[] { head.nioBuffer() }
         : new ByteBuffer[] { head.nioBuffer(), cellBlock.nioBuffer() };
       calls.put(call.id, call);
+      if (ReadOnlyCalls.isReadOnly(call.md.getName(), call.param)) {
+        repeatable.put(call.id, hrc);
+      }
       connection.scheduleTimeout(call);
       try {
         e.send(parts);
       } catch (IOException notSent) {
         calls.remove(call.id);
+        repeatable.remove(call.id);
         if (call.timeoutTask != null) {
           call.timeoutTask.cancel();
         }
@@ -131,12 +143,21 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     }
   }
 
+  TransportCounters counters() {
+    RdmaEndpoint e = endpoint;
+    return e == null ? null : e.counters();
+  }
+
   void forget(Call call) {
     calls.remove(call.id);
+    repeatable.remove(call.id);
   }
 
   @Override
   public void onMessage(RdmaEndpoint from, ByteBuffer message) {
+    if (!repeatable.isEmpty() && resentOverSocket(message)) {
+      return;
+    }
     try {
       connection.readResponse(new ByteBufInputStream(Unpooled.wrappedBuffer(message)), calls,
         null, remoteError -> failAll(remoteError));
@@ -154,7 +175,41 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     connection.endpointClosed(this, cause);
   }
 
+  /**
+   * Whether the message answers a read-only call with {@link EndpointMessageTooLargeException};
+   * such a call is sent again over the socket, where its response has no size limit. The call
+   * keeps its id, its caller and its controller (cancellation), and gets the socket's timeout.
+   */
+  private boolean resentOverSocket(ByteBuffer message) {
+    ResponseHeader header;
+    try (ByteBufInputStream in =
+      new ByteBufInputStream(Unpooled.wrappedBuffer(message.duplicate()))) {
+      in.readInt();
+      header = ResponseHeader.parseDelimitedFrom(in);
+    } catch (IOException | RuntimeException e) {
+      return false; // readResponse reports it
+    }
+    HBaseRpcController hrc = repeatable.remove(header.getCallId());
+    if (hrc == null || !header.hasException() || !TOO_LARGE.equals(
+      header.getException().getExceptionClassName())) {
+      return false;
+    }
+    Call call = calls.remove(header.getCallId());
+    if (call == null) {
+      return true; // timed out or cancelled meanwhile
+    }
+    if (call.timeoutTask != null) {
+      call.timeoutTask.cancel();
+    }
+    RdmaRpcMetrics.counter("client.resent.response.too.large").increment();
+    LOG.debug("Response to {} too large for the RDMA endpoint to {}: re-sent over the socket",
+      call.toShortString(), address);
+    connection.sendOverSocket(call, hrc);
+    return true;
+  }
+
   private void failAll(IOException error) {
+    repeatable.clear();
     for (Integer id : new ArrayList<>(calls.keySet())) {
       Call c = calls.remove(id);
       if (c != null) {

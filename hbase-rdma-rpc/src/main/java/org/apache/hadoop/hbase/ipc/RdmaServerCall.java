@@ -1,9 +1,11 @@
 package org.apache.hadoop.hbase.ipc;
 
+import io.strata.hbase.rdma.EndpointMessageTooLargeException;
 import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.hbase.rdma.ReadOnlyCalls;
 import java.io.IOException;
 import java.net.InetAddress;
-import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.CellScanner;
 import org.apache.hadoop.hbase.ipc.RpcServer.CallCleanup;
 import org.apache.hadoop.hbase.io.ByteBuffAllocator;
@@ -28,25 +30,31 @@ final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> {
   }
 
   /**
-   * Sends the response from the handler thread straight into the endpoint; one the endpoint
-   * cannot carry is replaced by an error naming the limit.
+   * Sends the response from the handler thread straight into the endpoint. One the endpoint
+   * cannot carry is replaced by an {@link EndpointMessageTooLargeException} naming the limit: the
+   * client re-sends a read-only call over its socket and fails any other with that error.
    */
   @Override
   public synchronized void sendResponseIfReady() {
-    this.param = null;
     int limit = connection.maxMessageSize();
     if (response != null && response.size() > limit) {
+      boolean readOnly = ReadOnlyCalls.isReadOnly(md.getName(), param);
       String msg = "Response of " + response.size() + " bytes to " + md.getName()
         + " exceeds the RDMA endpoint's " + limit + "-byte message limit ("
-        + RdmaKeys.MAX_MESSAGE + "); raise it, or leave " + md.getName() + " out of "
-        + RdmaKeys.ROUTED_METHODS;
-      RpcServer.LOG.warn("{} to {}", msg, connection);
+        + RdmaKeys.MAX_MESSAGE + ")" + (readOnly ? ": the client re-sends it over its socket"
+          : "; raise the limit, or leave " + md.getName() + " out of " + RdmaKeys.ROUTED_METHODS);
+      if (readOnly) {
+        RpcServer.LOG.debug("{} to {}", msg, connection);
+      } else {
+        RpcServer.LOG.warn("{} to {}", msg, connection);
+      }
+      RdmaRpcMetrics.counter("server.responses.too.large").increment();
       if (cellBlockStream != null) {
         cellBlockStream.releaseResources();
         cellBlockStream = null;
       }
       ResponseHeader.Builder header = ResponseHeader.newBuilder().setCallId(id);
-      setExceptionResponse(new DoNotRetryIOException(msg), msg, header);
+      setExceptionResponse(new EndpointMessageTooLargeException(msg), msg, header);
       try {
         response = new BufferChain(createHeaderAndMessageBytes(null, header.build(), 0, null));
       } catch (IOException e) {
@@ -55,6 +63,7 @@ final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> {
       }
       isError = true;
     }
+    this.param = null;
     connection.doRespond(this);
   }
 }

@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.ipc;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -107,9 +108,22 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
   }
 
   @Override
+  public void onEstablished(RdmaEndpoint established) {
+    endpoint = established;
+    if (!open) {
+      established.close(); // closed by the server before it was established
+    }
+  }
+
+  @Override
   public void onMessage(RdmaEndpoint from, ByteBuffer message) {
     if (endpoint == null) {
       endpoint = from;
+    }
+    if (!open) {
+      // Closed by the server: the client fails its calls in flight and retries them.
+      from.close();
+      return;
     }
     int size = message.remaining();
     rpcServer.metrics.receivedBytes(size);
@@ -140,6 +154,12 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
     } else {
       RpcServer.LOG.debug("RDMA endpoint from {} closed", this);
     }
+  }
+
+  /** The endpoint's counters, null until its first request arrived. */
+  TransportCounters counters() {
+    RdmaEndpoint e = endpoint;
+    return e == null ? null : e.counters();
   }
 
   int maxMessageSize() {
