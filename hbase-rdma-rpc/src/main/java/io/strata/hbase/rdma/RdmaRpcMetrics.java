@@ -35,6 +35,9 @@ public final class RdmaRpcMetrics {
   private static final Map<String, Counter> SERVER_CALLS = new ConcurrentHashMap<>();
   private static final Map<String, Counter> CLIENT_RDMA = new ConcurrentHashMap<>();
   private static final Map<String, Counter> CLIENT_SOCKETS = new ConcurrentHashMap<>();
+  /** Counted per request and response: held, not looked up by name each time. */
+  public static final Counter SERVER_BYTES_RECEIVED = REGISTRY.counter("server.bytes.received");
+  public static final Counter SERVER_BYTES_SENT = REGISTRY.counter("server.bytes.sent");
 
   private RdmaRpcMetrics() {
   }

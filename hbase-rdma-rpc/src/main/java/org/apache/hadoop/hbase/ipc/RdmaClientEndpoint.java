@@ -41,9 +41,21 @@ final class RdmaClientEndpoint implements RdmaReceiver {
   private final HybridRpcConnection connection;
   private final HybridRpcClient client;
   private final InetSocketAddress address;
-  private final Map<Integer, Call> calls = new ConcurrentHashMap<>();
   /** Read-only calls in flight, which go over the socket if their response is too large. */
   private final Map<Integer, HBaseRpcController> repeatable = new ConcurrentHashMap<>();
+  /**
+   * Calls in flight. Whoever removes one (HBase's response reader, a timeout, a cancel) also
+   * forgets its controller, so that responses need no look-up of their own.
+   */
+  private final Map<Integer, Call> calls = new ConcurrentHashMap<>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Call remove(Object id) {
+      repeatable.remove(id);
+      return super.remove(id);
+    }
+  };
   private volatile RdmaEndpoint endpoint;
 
   RdmaClientEndpoint(HybridRpcConnection connection, HybridRpcClient client,
@@ -68,7 +80,6 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     }
     try {
       hrc.notifyOnCancel(cancelled -> {
-        repeatable.remove(call.id);
         if (calls.remove(call.id) != null) {
           IPCUtil.setCancelled(call);
         }
@@ -117,7 +128,6 @@ final class RdmaClientEndpoint implements RdmaReceiver {
         e.send(parts);
       } catch (IOException notSent) {
         calls.remove(call.id);
-        repeatable.remove(call.id);
         if (call.timeoutTask != null) {
           call.timeoutTask.cancel();
         }
@@ -150,13 +160,16 @@ final class RdmaClientEndpoint implements RdmaReceiver {
 
   void forget(Call call) {
     calls.remove(call.id);
-    repeatable.remove(call.id);
   }
 
   @Override
   public void onMessage(RdmaEndpoint from, ByteBuffer message) {
-    if (!repeatable.isEmpty() && resentOverSocket(message)) {
-      return;
+    if (message.remaining() >= Integer.BYTES
+      && message.getInt(message.position()) == RdmaServerCall.TOO_LARGE_MARKER) {
+      message = message.duplicate().position(message.position() + Integer.BYTES);
+      if (resentOverSocket(message)) {
+        return;
+      }
     }
     try {
       connection.readResponse(new ByteBufInputStream(Unpooled.wrappedBuffer(message)), calls,
@@ -176,9 +189,10 @@ final class RdmaClientEndpoint implements RdmaReceiver {
   }
 
   /**
-   * Whether the message answers a read-only call with {@link EndpointMessageTooLargeException};
-   * such a call is sent again over the socket, where its response has no size limit. The call
-   * keeps its id, its caller and its controller (cancellation), and gets the socket's timeout.
+   * Whether the message (one the server marked as replaced for its size) answers a read-only call
+   * with {@link EndpointMessageTooLargeException}; such a call is sent again over the socket,
+   * where its response has no size limit. The call keeps its id, its caller and its controller
+   * (cancellation), and gets the socket's timeout.
    */
   private boolean resentOverSocket(ByteBuffer message) {
     ResponseHeader header;
@@ -189,7 +203,7 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     } catch (IOException | RuntimeException e) {
       return false; // readResponse reports it
     }
-    HBaseRpcController hrc = repeatable.remove(header.getCallId());
+    HBaseRpcController hrc = repeatable.get(header.getCallId());
     if (hrc == null || !header.hasException() || !TOO_LARGE.equals(
       header.getException().getExceptionClassName())) {
       return false;
@@ -209,7 +223,6 @@ final class RdmaClientEndpoint implements RdmaReceiver {
   }
 
   private void failAll(IOException error) {
-    repeatable.clear();
     for (Integer id : new ArrayList<>(calls.keySet())) {
       Call c = calls.remove(id);
       if (c != null) {

@@ -20,6 +20,14 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeade
  * request buffer (whose cells it appends) until the edit is written, as for socket calls.
  */
 final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> {
+  /**
+   * Sent before a response that replaced one too large for the endpoint, where a response's
+   * total length (never negative) stands: the client looks into only these responses' headers.
+   */
+  static final int TOO_LARGE_MARKER = -1;
+
+  /** Whether {@link #response} is the error that replaced a too-large response. */
+  boolean replacedTooLarge;
 
   RdmaServerCall(int id, BlockingService service, MethodDescriptor md, RequestHeader header,
     Message param, CellScanner cellScanner, RdmaServerRpcConnection connection, long size,
@@ -62,6 +70,7 @@ final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> {
         response = null;
       }
       isError = true;
+      replacedTooLarge = response != null;
     }
     this.param = null;
     connection.doRespond(this);

@@ -127,7 +127,7 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
     }
     int size = message.remaining();
     rpcServer.metrics.receivedBytes(size);
-    RdmaRpcMetrics.counter("server.bytes.received").increment(size);
+    RdmaRpcMetrics.SERVER_BYTES_RECEIVED.increment(size);
     ByteBuff request = rpcServer.bbAllocator.allocate(size);
     request.put(0, ByteBuff.wrap(message), message.position(), size);
     request.position(0).limit(size);
@@ -204,10 +204,17 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
         return;
       }
       int size = chain.size();
+      ByteBuffer[] parts = chain.getBuffers();
+      if (resp instanceof RdmaServerCall && ((RdmaServerCall) resp).replacedTooLarge) {
+        ByteBuffer[] marked = new ByteBuffer[parts.length + 1];
+        marked[0] = ByteBuffer.allocate(Integer.BYTES).putInt(0, RdmaServerCall.TOO_LARGE_MARKER);
+        System.arraycopy(parts, 0, marked, 1, parts.length);
+        parts = marked;
+      }
       try {
-        e.send(chain.getBuffers());
+        e.send(parts);
         rpcServer.metrics.sentBytes(size);
-        RdmaRpcMetrics.counter("server.bytes.sent").increment(size);
+        RdmaRpcMetrics.SERVER_BYTES_SENT.increment(size);
       } catch (IOException ex) {
         // The client sees the endpoint die and retries the call; nothing to answer here.
         RpcServer.LOG.debug("Response to {} not sent: {}", this, ex.toString());
