@@ -1,6 +1,7 @@
 package io.strata.cli;
 
 import java.io.File;
+import java.util.function.Function;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
@@ -79,6 +80,26 @@ public final class CommandLines {
       throw new IllegalArgumentException("--" + opt + " must be at least " + min + ", not " + v);
     }
     return v;
+  }
+
+  /** A command line and the settings a command made of it. */
+  public record Parsed<S>(CommandLine line, S settings) {
+  }
+
+  /**
+   * Parses {@code args} as {@link #parse} does and turns them into the command's settings; a bad
+   * value ({@code settings} throws {@link IllegalArgumentException}) is printed as
+   * {@code command: message} and ends in {@link Exit} with code 2.
+   */
+  public static <S> Parsed<S> settings(String command, String usage, String header,
+    Options options, String[] args, Function<CommandLine, S> settings) throws Exit {
+    CommandLine cl = parse(command, usage, header, options, args);
+    try {
+      return new Parsed<>(cl, settings.apply(cl));
+    } catch (IllegalArgumentException e) {
+      System.err.println(command + ": " + e.getMessage());
+      throw new Exit(2);
+    }
   }
 
   /**

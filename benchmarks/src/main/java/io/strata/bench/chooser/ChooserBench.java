@@ -41,6 +41,7 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.RoundRobinVolumeChoosing
  * throughput.
  */
 public final class ChooserBench {
+  private static final String COMMAND = "strata bench chooser";
   static final int VOLUMES = 4;
   static final int SLOW_INDEX = 2;
   private static final int PROBE_SAMPLES = 50;
@@ -103,27 +104,19 @@ public final class ChooserBench {
   }
 
   public static void main(String[] args) {
-    CommandLines.runAndHalt("strata bench chooser", () -> run(args, System.out));
+    CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
+    CommandLines.Parsed<Settings> parsed;
     try {
-      cl = CommandLines.parse("strata bench chooser", "strata bench chooser [options]", HEADER,
-        options(), args);
+      parsed = CommandLines.settings(COMMAND, COMMAND + " [options]", HEADER, options(), args,
+        ChooserBench::settings);
     } catch (CommandLines.Exit e) {
       return e.code();
     }
-    Settings s;
-    try {
-      s = new Settings((int) CommandLines.wholeNumber(cl, "files", 16, 1), (int) CommandLines.wholeNumber(cl, "file-mb", 8, 1),
-        (int) CommandLines.wholeNumber(cl, "block-mb", 1, 1), (int) CommandLines.wholeNumber(cl, "writers", 2, 1), CommandLines.wholeNumber(cl, "delay-ms", 50, 0),
-        CommandLines.wholeNumber(cl, "slow-mib-per-s", 0, 0), new File(cl.getOptionValue("work-dir",
-          defaultWorkDir())));
-    } catch (IllegalArgumentException e) {
-      System.err.println("strata bench chooser: " + e.getMessage());
-      return 2;
-    }
+    CommandLine cl = parsed.line();
+    Settings s = parsed.settings();
     out.printf(Locale.ROOT, "%d DISK volumes, volume %d slowed by %d ms per I/O operation%s; "
       + "%d files x %d MiB, %d MiB blocks, %d writers, replication 1; data in %s%n", VOLUMES,
       SLOW_INDEX, s.delayMs(), s.slowMibPerS() > 0 ? " and capped at " + s.slowMibPerS()
@@ -140,6 +133,16 @@ public final class ChooserBench {
       out.println("JSON written to " + file);
     }
     return 0;
+  }
+
+  static Settings settings(CommandLine cl) {
+    return new Settings((int) CommandLines.wholeNumber(cl, "files", 16, 1),
+      (int) CommandLines.wholeNumber(cl, "file-mb", 8, 1),
+      (int) CommandLines.wholeNumber(cl, "block-mb", 1, 1),
+      (int) CommandLines.wholeNumber(cl, "writers", 2, 1),
+      CommandLines.wholeNumber(cl, "delay-ms", 50, 0),
+      CommandLines.wholeNumber(cl, "slow-mib-per-s", 0, 0),
+      new File(cl.getOptionValue("work-dir", defaultWorkDir())));
   }
 
   private static String defaultWorkDir() {

@@ -177,19 +177,15 @@ public final class WriteTailBench {
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
+    CommandLines.Parsed<Settings> parsed;
     try {
-      cl = CommandLines.parse(COMMAND, COMMAND + " [options]", HEADER, options(), args);
+      parsed = CommandLines.settings(COMMAND, COMMAND + " [options]", HEADER, options(), args,
+        WriteTailBench::settings);
     } catch (CommandLines.Exit e) {
       return e.code();
     }
-    Settings s;
-    try {
-      s = settings(cl);
-    } catch (IllegalArgumentException e) {
-      System.err.println(COMMAND + ": " + e.getMessage());
-      return 2;
-    }
+    CommandLine cl = parsed.line();
+    Settings s = parsed.settings();
     out.printf(Locale.ROOT, "policies %s; %d measured single-row Puts per policy in %d rounds "
       + "(order rotating), %d writers, %d-byte values, memstore flush size %d MiB, in-memory "
       + "flush %s, %d warm-up Puts per policy; data in %s%n", s.policies(), s.rows(), s.rounds(),
