@@ -261,6 +261,46 @@ static void JNICALL n_send_array(JNIEnv *env, jclass c, jlong ep, jbyteArray arr
   if (rc) throw_last(env, rc);
 }
 
+/* Several buffers (direct ByteBuffers or byte arrays) as one message, gathered straight into
+ * registered memory: a response's header and cell block cross with one copy. */
+static void JNICALL n_send_parts(JNIEnv *env, jclass c, jlong ep, jobjectArray parts,
+                                 jintArray offs, jintArray lens, jint total) {
+  jint n = (*env)->GetArrayLength(env, parts);
+  jint off[16], len[16];
+  if (n > 16) {
+    throw_code(env, SR_EINVAL, "more than 16 parts in one message");
+    return;
+  }
+  (*env)->GetIntArrayRegion(env, offs, 0, n, off);
+  (*env)->GetIntArrayRegion(env, lens, 0, n, len);
+  if ((*env)->ExceptionCheck(env)) return;
+  void *dst;
+  int rc = sr_ep_send_begin((sr_ep *)(intptr_t)ep, (uint32_t)total, &dst);
+  if (rc) {
+    throw_last(env, rc);
+    return;
+  }
+  char *p = dst;
+  for (jint i = 0; i < n; i++) {
+    jobject part = (*env)->GetObjectArrayElement(env, parts, i);
+    char *src = part ? (*env)->GetDirectBufferAddress(env, part) : NULL;
+    if (src) {
+      memcpy(p, src + off[i], (size_t)len[i]);
+    } else if (part) {
+      (*env)->GetByteArrayRegion(env, (jbyteArray)part, off[i], len[i], (jbyte *)p);
+    }
+    if (part) (*env)->DeleteLocalRef(env, part);
+    if (!part || (*env)->ExceptionCheck(env)) {
+      sr_ep_send_abort((sr_ep *)(intptr_t)ep);
+      if (!(*env)->ExceptionCheck(env)) throw_code(env, SR_EINVAL, "null message part");
+      return;
+    }
+    p += len[i];
+  }
+  rc = sr_ep_send_commit((sr_ep *)(intptr_t)ep);
+  if (rc) throw_last(env, rc);
+}
+
 static void JNICALL n_close_ep(JNIEnv *env, jclass c, jlong ep) { sr_ep_close((sr_ep *)(intptr_t)ep); }
 
 static void JNICALL n_release_ep(JNIEnv *env, jclass c, jlong ep) {
@@ -316,6 +356,7 @@ static const JNINativeMethod methods[] = {
     {"connect", "(JLjava/lang/String;I[BIJ)J", (void *)n_connect},
     {"sendDirect", "(JLjava/nio/ByteBuffer;II)V", (void *)n_send_direct},
     {"sendArray", "(J[BII)V", (void *)n_send_array},
+    {"sendParts", "(J[Ljava/lang/Object;[I[II)V", (void *)n_send_parts},
     {"closeEndpoint", "(J)V", (void *)n_close_ep},
     {"releaseEndpoint", "(J)V", (void *)n_release_ep},
     {"isOpen", "(J)Z", (void *)n_is_open},

@@ -44,6 +44,10 @@ final class NativeVerbs {
   static native void sendArray(long endpoint, byte[] array, int offset, int length)
       throws IOException;
 
+  /** One message gathered from {@code parts} (each a direct ByteBuffer or a byte[]), at most 16. */
+  static native void sendParts(long endpoint, Object[] parts, int[] offsets, int[] lengths,
+      int total) throws IOException;
+
   static native void closeEndpoint(long endpoint);
 
   static native void releaseEndpoint(long endpoint);

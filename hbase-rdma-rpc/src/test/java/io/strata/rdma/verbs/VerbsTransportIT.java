@@ -203,6 +203,38 @@ public class VerbsTransportIT {
     }
   }
 
+  /** Heap, direct and read-only parts, each from its position, arrive as one message. */
+  @Test
+  public void gatheredPartsArriveAsOneMessage() throws Exception {
+    EchoAcceptor acceptor = new EchoAcceptor();
+    try (RdmaListener listener = server.listen(new InetSocketAddress(address, 0), acceptor)) {
+      Collector collector = new Collector();
+      RdmaEndpoint ep = client.connect(listener.localAddress(), ByteBuffer.allocate(0), collector,
+          10_000);
+      for (int tail : new int[] {10, EAGER + 1}) {
+        byte[] a = pattern(5 + 3, 1);
+        byte[] b = pattern(100, 2);
+        byte[] c = pattern(tail, 3);
+        ByteBuffer heap = ByteBuffer.wrap(a).position(3);
+        ByteBuffer direct = ByteBuffer.allocateDirect(b.length).put(b).flip();
+        ByteBuffer readOnly = ByteBuffer.wrap(c).asReadOnlyBuffer();
+        ep.send(new ByteBuffer[] {heap, direct, readOnly});
+        assertEquals("parts keep their positions", 3, heap.position());
+        assertEquals(0, direct.position());
+        byte[] want = new byte[5 + b.length + c.length];
+        System.arraycopy(a, 3, want, 0, 5);
+        System.arraycopy(b, 0, want, 5, b.length);
+        System.arraycopy(c, 0, want, 5 + b.length, c.length);
+        byte[] echo = collector.messages.poll(20, TimeUnit.SECONDS);
+        assertNotNull("no echo of the gathered message", echo);
+        assertArrayEquals(want, echo);
+      }
+      assertEquals("one message per gathered send", 2, ep.counters().messagesSent());
+      assertTrue(acceptor.errors.toString(), acceptor.errors.isEmpty());
+      ep.close();
+    }
+  }
+
   @Test
   public void rejectedAndUnansweredConnects() throws Exception {
     EchoAcceptor acceptor = new EchoAcceptor();
