@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
+import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import java.io.File;
 import java.io.PrintStream;
@@ -48,6 +49,10 @@ public final class RpcBench {
     o.addOption(null, "loopback-delivery", true, "loopback transport delivery: inline (default, "
       + "completions on the sending thread: a completion thread always polling on its own core) "
       + "or poller (a completion thread per transport sharing the cores)");
+    o.addOption(null, "handler-poll-us", true, "microseconds idle RegionServer handlers poll "
+      + "their call queue (strata.rpc.handler.poll.us, default 50); 0: HBase's own scheduler");
+    o.addOption(null, "client-poll-us", true, "microseconds the hybrid client polls for an "
+      + "endpoint call's response (strata.rdma.client.poll.us, default 100); 0: it parks at once");
     o.addOption(null, "work-dir", true,
       "cluster data (default $STRATA_WORK/bench/rpc, STRATA_WORK defaulting to .strata-work)");
     o.addOption("h", "help", false, "this text");
@@ -68,12 +73,18 @@ public final class RpcBench {
     int warmup;
     int iterations;
     int seconds;
+    long handlerPollUs;
+    long clientPollUs;
     try {
       cl = CommandLines.parse("strata bench rpc", "strata bench rpc [options]", HEADER, options(),
         args);
       warmup = (int) CommandLines.wholeNumber(cl, "warmup", 3, 1);
       iterations = (int) CommandLines.wholeNumber(cl, "iterations", 5, 1);
       seconds = (int) CommandLines.wholeNumber(cl, "seconds", 2, 1);
+      handlerPollUs = CommandLines.wholeNumber(cl, "handler-poll-us",
+        RdmaKeys.HANDLER_POLL_US_DEFAULT, 0);
+      clientPollUs = CommandLines.wholeNumber(cl, "client-poll-us",
+        RdmaKeys.CLIENT_POLL_US_DEFAULT, 0);
     } catch (CommandLines.Exit e) {
       return e.code();
     } catch (IllegalArgumentException e) {
@@ -87,6 +98,8 @@ public final class RpcBench {
       return 2;
     }
     RpcBenchCluster.delivery(delivery);
+    RpcBenchCluster.handlerPollUs(handlerPollUs);
+    RpcBenchCluster.clientPollUs(clientPollUs);
     RpcBenchCluster.workDir(new File(cl.getOptionValue("work-dir", defaultWorkDir())));
     long rdmaGets = RdmaRpcMetrics.count("client.Get.rdma");
     long rdmaMutates = RdmaRpcMetrics.count("client.Mutate.rdma");
@@ -118,7 +131,10 @@ public final class RpcBench {
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
       ObjectNode doc = json(figures, overRdmaGets, overRdmaMutates, iterations, seconds);
-      ((ObjectNode) doc.get("run")).put("loopback_delivery", delivery);
+      ObjectNode run = (ObjectNode) doc.get("run");
+      run.put("loopback_delivery", delivery);
+      run.put("handler_poll_us", handlerPollUs);
+      run.put("client_poll_us", clientPollUs);
       JsonReports.write(file, doc);
       out.println("JSON written to " + file);
     }

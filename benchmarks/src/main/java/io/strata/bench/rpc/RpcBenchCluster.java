@@ -1,5 +1,6 @@
 package io.strata.bench.rpc;
 
+import io.strata.hbase.rdma.PollingRpcSchedulerFactory;
 import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.local.EmbeddedHBase;
@@ -41,6 +42,8 @@ final class RpcBenchCluster implements Closeable {
 
   private static File workDir = new File(".strata-work/bench/rpc");
   private static String delivery = RdmaKeys.LOOPBACK_DELIVERY_DEFAULT;
+  private static long handlerPollUs = RdmaKeys.HANDLER_POLL_US_DEFAULT;
+  private static long clientPollUs = RdmaKeys.CLIENT_POLL_US_DEFAULT;
   private static RpcBenchCluster instance;
 
   private final TieredDfsCluster dfs;
@@ -65,6 +68,19 @@ final class RpcBenchCluster implements Closeable {
     delivery = mode;
   }
 
+  /**
+   * How long idle RegionServer handlers poll their call queue ({@code strata.rpc.handler.poll.us});
+   * 0 runs HBase's own scheduler and call queues.
+   */
+  static synchronized void handlerPollUs(long us) {
+    handlerPollUs = us;
+  }
+
+  /** How long the hybrid client polls for an endpoint call's response. */
+  static synchronized void clientPollUs(long us) {
+    clientPollUs = us;
+  }
+
   static synchronized RpcBenchCluster get() throws IOException {
     if (instance == null) {
       instance = start();
@@ -83,7 +99,13 @@ final class RpcBenchCluster implements Closeable {
     LocalClusterConfig config = new LocalClusterConfig().workDir(workDir)
       .ramBytesPerDataNode(512L << 20).startSatisfier(false).startTierMover(false)
       .hbase("hbase.rpc.server.impl", HybridRpcServer.class.getName())
-      .hbase(RdmaKeys.TRANSPORT, "loopback").hbase(RdmaKeys.LOOPBACK_DELIVERY, delivery);
+      .hbase(RdmaKeys.TRANSPORT, "loopback").hbase(RdmaKeys.LOOPBACK_DELIVERY, delivery)
+      .hbase(RdmaKeys.CLIENT_POLL_US, Long.toString(clientPollUs));
+    if (handlerPollUs > 0) {
+      config.hbase("hbase.region.server.rpc.scheduler.factory.class",
+        PollingRpcSchedulerFactory.class.getName())
+        .hbase(RdmaKeys.HANDLER_POLL_US, Long.toString(handlerPollUs));
+    }
     List<Closeable> started = new ArrayList<>();
     try {
       TieredDfsCluster dfs = TieredDfsCluster.start(config);

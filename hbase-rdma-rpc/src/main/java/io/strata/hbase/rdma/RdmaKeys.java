@@ -107,4 +107,37 @@ public final class RdmaKeys {
    */
   public static final String RETRY_MS = "strata.rdma.client.retry.ms";
   public static final long RETRY_MS_DEFAULT = 10_000;
+
+  // ---- polling instead of wake-ups ----
+
+  /**
+   * Microseconds an idle RPC handler polls its call queue before it parks, with
+   * {@link PollingRpcSchedulerFactory} (or {@link PollingCallQueue}) installed; a call arriving
+   * meanwhile starts without a thread wake-up. 0 turns polling off. Default 50.
+   */
+  public static final String HANDLER_POLL_US = "strata.rpc.handler.poll.us";
+  public static final long HANDLER_POLL_US_DEFAULT = 50;
+
+  /**
+   * RPC handlers of a JVM that may poll at once (each holds a core while it polls), at most one
+   * per call queue. Default 1.
+   */
+  public static final String HANDLER_POLLERS = "strata.rpc.handler.pollers";
+  public static final int HANDLER_POLLERS_DEFAULT = 1;
+
+  /**
+   * Microseconds a blocking client call (HBase's {@code Table}) sent over an RDMA endpoint polls
+   * for its response before the caller parks; an answer within that time needs no wake-up.
+   * Methods whose calls to that server typically take longer are not polled for. 0 turns polling
+   * off. Default 100.
+   */
+  public static final String CLIENT_POLL_US = "strata.rdma.client.poll.us";
+  public static final long CLIENT_POLL_US_DEFAULT = 100;
+
+  /**
+   * Client threads of a JVM that may poll for responses at once; the others park at once.
+   * Default 0: half the JVM's processors, at least 1.
+   */
+  public static final String CLIENT_POLLERS = "strata.rdma.client.pollers";
+  public static final int CLIENT_POLLERS_DEFAULT = 0;
 }

@@ -28,6 +28,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.ipc.HBaseRpcControllerImpl;
 import org.apache.hadoop.hbase.ipc.HybridRpcServer;
@@ -100,6 +101,43 @@ public class HybridRpcIT {
   public void getPutAndMultiGoOverTheEndpoint() throws Exception {
     RoutedCallChecks.getPutAndMulti(cluster, admin,
       RpcTestSupport.hybridClient(cluster.clientConf()), TableName.valueOf("routed"), 100);
+  }
+
+  /**
+   * Blocking Gets over the endpoint are answered to a caller that polls (no wake-up), and the
+   * RegionServer's idle handler takes calls by polling its call queue; the results are right.
+   */
+  @Test
+  public void blockingCallsArePolledForAndHandlersPollForCalls() throws Exception {
+    TableName name = TableName.valueOf("polled");
+    RpcTestSupport.createTable(admin, name);
+    Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
+    conf.setLong(RdmaKeys.CLIENT_POLL_US, 5_000);
+    try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
+      long connected = count("client.endpoints.connected");
+      t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(0)));
+      awaitCount("client.endpoints.connected", connected + 1);
+      for (int i = 0; i < 50; i++) {
+        t.put(new Put(Bytes.toBytes("r" + i)).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(i)));
+      }
+      long polled = count("client.responses.polled");
+      long waited = count("client.responses.waited");
+      long rdmaGets = count("client.Get.rdma");
+      long handlerPolled = count("server.calls.polled");
+      int gets = 500;
+      for (int i = 0; i < gets; i++) {
+        Result r = t.get(new Get(Bytes.toBytes("r" + (i % 50))));
+        assertArrayEquals(Bytes.toBytes(i % 50), r.getValue(FAMILY, QUALIFIER));
+      }
+      assertEquals("every Get went over the endpoint", gets, count("client.Get.rdma") - rdmaGets);
+      long p = count("client.responses.polled") - polled;
+      long w = count("client.responses.waited") - waited;
+      assertEquals("every endpoint Get's answer was polled for or waited for", gets, p + w);
+      assertTrue("most answers came while the caller polled: " + p + " polled, " + w + " waited",
+        p > gets / 2);
+      assertTrue("the idle handler took calls by polling",
+        count("server.calls.polled") > handlerPolled);
+    }
   }
 
   /**
@@ -352,6 +390,10 @@ public class HybridRpcIT {
 
   private static void awaitCount(String counter, long atLeast) throws InterruptedException {
     RoutedCallChecks.awaitCount(counter, atLeast);
+  }
+
+  private static long count(String counter) {
+    return RdmaRpcMetrics.count(counter);
   }
 
   static byte[] value(int i) {

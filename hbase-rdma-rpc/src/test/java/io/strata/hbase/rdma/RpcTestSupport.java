@@ -21,26 +21,31 @@ final class RpcTestSupport {
 
   /**
    * RegionServers with the hybrid RPC server on the loopback transport, receiving on a completion
-   * thread as the verbs transport does (clients use the default inline delivery: both run).
+   * thread as the verbs transport does (clients use the default inline delivery: both run), and
+   * handlers that poll their call queue.
    */
   static Configuration hybridServer() {
     Configuration c = new Configuration(false);
     c.set("hbase.rpc.server.impl", HYBRID_SERVER);
     c.set(RdmaKeys.TRANSPORT, "loopback");
     c.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
+    c.set("hbase.region.server.rpc.scheduler.factory.class",
+      PollingRpcSchedulerFactory.class.getName());
     return c;
   }
 
   /**
    * A RegionServer with the hybrid RPC server on the verbs transport, its endpoint on the RDMA
    * device's address ({@code auto}: the RPC address is localhost), endpoint messages up to
-   * {@code maxMessage} bytes, and a small, quiet cluster (the SoftRoCE guest is an emulated
+   * {@code maxMessage} bytes, handlers that poll their call queue, and a small, quiet cluster (the SoftRoCE guest is an emulated
    * 2-vCPU machine).
    */
   static Configuration verbsServer(int maxMessage) {
     Configuration c = verbs(new Configuration(false), maxMessage);
     c.set("hbase.rpc.server.impl", HYBRID_SERVER);
     c.set(RdmaKeys.BIND_ADDRESS, RdmaKeys.BIND_ADDRESS_AUTO);
+    c.set("hbase.region.server.rpc.scheduler.factory.class",
+      PollingRpcSchedulerFactory.class.getName());
     c.setInt("hbase.regionserver.handler.count", 8);
     c.setInt("hbase.master.handler.count", 4);
     c.setInt("hbase.regionserver.metahandler.count", 2);

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.ipc;
 
+import io.strata.hbase.rdma.PollerSlots;
 import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaTransports;
 import io.strata.rdma.transport.RdmaTransport;
@@ -16,9 +17,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.MetricsConnection;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.hbase.thirdparty.com.google.protobuf.BlockingRpcChannel;
 import org.apache.hbase.thirdparty.com.google.protobuf.Descriptors.MethodDescriptor;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
 import org.slf4j.Logger;
@@ -42,6 +47,8 @@ public class HybridRpcClient extends NettyRpcClient {
   private final Set<String> routed;
   private final long retryMs;
   private final long connectTimeoutMs;
+  private final long pollNanos;
+  private final PollerSlots pollers;
   private final Object transportLock = new Object();
   private boolean transportTried;
   private volatile RdmaTransport transport;
@@ -60,6 +67,28 @@ public class HybridRpcClient extends NettyRpcClient {
     this.retryMs = conf.getLong(RdmaKeys.RETRY_MS, RdmaKeys.RETRY_MS_DEFAULT);
     this.connectTimeoutMs =
       conf.getLong(RdmaKeys.CONNECT_TIMEOUT_MS, RdmaKeys.CONNECT_TIMEOUT_MS_DEFAULT);
+    long pollUs = conf.getLong(RdmaKeys.CLIENT_POLL_US, RdmaKeys.CLIENT_POLL_US_DEFAULT);
+    int maxPollers = conf.getInt(RdmaKeys.CLIENT_POLLERS, RdmaKeys.CLIENT_POLLERS_DEFAULT);
+    if (pollUs < 0 || maxPollers < 0) {
+      throw new IllegalArgumentException(RdmaKeys.CLIENT_POLL_US + "=" + pollUs + " and "
+        + RdmaKeys.CLIENT_POLLERS + "=" + maxPollers + " must not be negative");
+    }
+    this.pollNanos = TimeUnit.MICROSECONDS.toNanos(pollUs);
+    this.pollers = new PollerSlots(maxPollers > 0 ? maxPollers
+      : Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+  }
+
+  /**
+   * HBase's blocking channel ({@code Table}), except that a call sent over an RDMA endpoint is
+   * polled for before the caller parks ({@code strata.rdma.client.poll.us}).
+   */
+  @Override
+  public BlockingRpcChannel createBlockingRpcChannel(ServerName sn, User ticket, int rpcTimeout) {
+    if (routed.isEmpty() || pollNanos == 0) {
+      return super.createBlockingRpcChannel(sn, ticket, rpcTimeout);
+    }
+    return new PollingBlockingRpcChannel(createRpcChannel(sn, ticket, rpcTimeout), pollNanos,
+      pollers);
   }
 
   /** Used in tests only. */

@@ -56,6 +56,7 @@ class HybridRpcConnection extends NettyRpcConnection {
     RdmaClientEndpoint r = rdma;
     if (r != null) {
       if (r.trySend(call, hrc)) {
+        PollingBlockingRpcChannel.sentOverEndpoint();
         RdmaRpcMetrics.clientRdma(call.md.getName());
         return;
       }

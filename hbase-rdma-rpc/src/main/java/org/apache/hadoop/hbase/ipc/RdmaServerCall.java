@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.ipc;
 
+import io.strata.hbase.rdma.EndpointCall;
 import io.strata.hbase.rdma.EndpointMessageTooLargeException;
 import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
@@ -19,7 +20,7 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeade
  * A call that arrived over an RDMA endpoint. A {@link ServerCall}, so that the WAL keeps its
  * request buffer (whose cells it appends) until the edit is written, as for socket calls.
  */
-final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> {
+final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> implements EndpointCall {
   /**
    * Sent before a response that replaced one too large for the endpoint, where a response's
    * total length (never negative) stands: the client looks into only these responses' headers.
