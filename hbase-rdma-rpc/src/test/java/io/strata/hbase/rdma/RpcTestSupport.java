@@ -37,8 +37,8 @@ final class RpcTestSupport {
   /**
    * A RegionServer with the hybrid RPC server on the verbs transport, its endpoint on the RDMA
    * device's address ({@code auto}: the RPC address is localhost), endpoint messages up to
-   * {@code maxMessage} bytes, handlers that poll their call queue, and a small, quiet cluster (the SoftRoCE guest is an emulated
-   * 2-vCPU machine).
+   * {@code maxMessage} bytes, handlers that poll their call queue, and a small, quiet cluster
+   * (the SoftRoCE guest is an emulated 2-vCPU machine).
    */
   static Configuration verbsServer(int maxMessage) {
     Configuration c = verbs(new Configuration(false), maxMessage);
