@@ -127,26 +127,22 @@ public class PollingCallQueueTest {
 
   @Test
   public void afterASocketCallAHandlerParksAtOnce() throws Exception {
-    PollingCallQueue q = new PollingCallQueue(100, null, conf(10_000_000, 1));
-    CompletableFuture<CallRunner> got = takeAfter(q, CallRunners.socket());
-    Thread handler = threads.get(0);
-    await("the handler parks", () -> handler.getState() == Thread.State.WAITING);
-    assertFalse(q.hasIdlePoller());
-    CallRunner call = CallRunners.endpoint();
-    q.offer(call);
-    assertSame(call, got.get(10, TimeUnit.SECONDS));
-    assertEquals(0, q.polledTakes());
-    assertEquals(1, q.wakeUps());
+    assertParksAndIsWoken(new PollingCallQueue(100, null, conf(10_000_000, 1)),
+      CallRunners.socket());
   }
 
   @Test
   public void withoutPollingAParkedHandlerIsWoken() throws Exception {
-    PollingCallQueue q = new PollingCallQueue(100, null, conf(0, 1));
-    CompletableFuture<CallRunner> got = takeAfter(q, CallRunners.endpoint());
+    assertParksAndIsWoken(new PollingCallQueue(100, null, conf(0, 1)), CallRunners.endpoint());
+  }
+
+  /** After {@code first}, a handler parks without polling, and the next call wakes it. */
+  private void assertParksAndIsWoken(PollingCallQueue q, CallRunner first) throws Exception {
+    CompletableFuture<CallRunner> got = takeAfter(q, first);
     Thread handler = threads.get(0);
     await("the handler parks", () -> handler.getState() == Thread.State.WAITING);
     assertFalse(q.hasIdlePoller());
-    CallRunner call = CallRunners.socket();
+    CallRunner call = CallRunners.endpoint();
     q.offer(call);
     assertSame(call, got.get(10, TimeUnit.SECONDS));
     assertEquals(0, q.polledTakes());
