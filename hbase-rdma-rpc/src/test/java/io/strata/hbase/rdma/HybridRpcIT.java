@@ -11,10 +11,13 @@ import static org.junit.Assert.fail;
 import io.strata.rdma.loopback.LoopbackTransport;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.ConnectException;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.management.AttributeNotFoundException;
 import javax.management.InstanceNotFoundException;
@@ -29,6 +32,8 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.ipc.HBaseRpcControllerImpl;
 import org.apache.hadoop.hbase.ipc.HybridRpcServer;
@@ -101,6 +106,70 @@ public class HybridRpcIT {
   public void getPutAndMultiGoOverTheEndpoint() throws Exception {
     RoutedCallChecks.getPutAndMulti(cluster, admin,
       RpcTestSupport.hybridClient(cluster.clientConf()), TableName.valueOf("routed"), 100);
+  }
+
+  /**
+   * With Scan routed, a scan whose responses stay under the endpoint's message limit
+   * ({@code Scan.setMaxResultSize}) reads every row over the endpoint; one whose response would
+   * exceed it fails with the error naming the limit's key rather than losing rows.
+   */
+  @Test
+  public void routedScansReadEveryRowOrFailNamingTheLimit() throws Exception {
+    TableName name = TableName.valueOf("scanned");
+    RpcTestSupport.createTable(admin, name);
+    int rows = 300;
+    Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
+    conf.set(RdmaKeys.ROUTED_METHODS, "Get,Mutate,Multi,Scan");
+    try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
+      long connected = count("client.endpoints.connected");
+      t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(0)));
+      awaitCount("client.endpoints.connected", connected + 1);
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        puts.add(new Put(row(i)).addColumn(FAMILY, QUALIFIER, value(i)));
+      }
+      t.put(puts);
+
+      long scansOverEndpoint = count("client.Scan.rdma");
+      long scansOverSockets = count("client.Scan.sockets");
+      long serverScans = count("server.Scan.calls");
+      Scan bounded = new Scan().withStartRow(row(0)).withStopRow(row(rows)).setCaching(1000)
+        .setMaxResultSize(MAX_MESSAGE / 4);
+      int n = 0;
+      try (ResultScanner scanner = t.getScanner(bounded)) {
+        for (Result r : scanner) {
+          assertArrayEquals(row(n), r.getRow());
+          assertArrayEquals(value(n), r.getValue(FAMILY, QUALIFIER));
+          n++;
+        }
+      }
+      assertEquals(rows, n);
+      long overEndpoint = count("client.Scan.rdma") - scansOverEndpoint;
+      assertTrue("the scan took several calls over the endpoint: " + overEndpoint,
+        overEndpoint >= (long) rows * value(0).length / (MAX_MESSAGE / 4));
+      assertEquals(0, count("client.Scan.sockets") - scansOverSockets);
+      assertEquals(overEndpoint, count("server.Scan.calls") - serverScans);
+
+      // A row larger than the limit cannot be split across responses.
+      byte[] big = Bytes.toBytes("zz-big");
+      t.put(new Put(big).addColumn(FAMILY, QUALIFIER, new byte[MAX_MESSAGE + 1024]));
+      Scan tooLarge = new Scan().withStartRow(big).withStopRow(Bytes.add(big, new byte[] { 0 }));
+      try (ResultScanner scanner = t.getScanner(tooLarge)) {
+        scanner.next();
+        fail("a scan response above the endpoint's limit must fail");
+      } catch (IOException e) {
+        assertTrue(String.valueOf(e), chainMentions(e, RdmaKeys.MAX_MESSAGE));
+      }
+    }
+  }
+
+  private static boolean chainMentions(Throwable e, String text) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains(text)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -398,5 +467,9 @@ public class HybridRpcIT {
 
   static byte[] value(int i) {
     return RoutedCallChecks.value(i);
+  }
+
+  static byte[] row(int i) {
+    return RoutedCallChecks.row(i);
   }
 }
