@@ -3,8 +3,8 @@
  *
  * A context (sr_ctx) owns one rdma_cm event channel, the protection domain and completion queue
  * of each device it uses, and one progress loop (sr_ctx_run) that busy-polls the completion
- * queues for `poll_spin_us`, then arms them and sleeps on the completion channels. Every callback
- * runs on the thread that called sr_ctx_run.
+ * queues for `poll_spin_us` (yielding the core every 8th empty look), then arms them and sleeps on
+ * the completion channels. Every callback runs on the thread that called sr_ctx_run.
  *
  * Endpoints are reliable-connected queue pairs with per-endpoint registered buffer pools:
  * messages up to `eager_size` bytes go by SEND into the peer's posted receive buffers, larger ones

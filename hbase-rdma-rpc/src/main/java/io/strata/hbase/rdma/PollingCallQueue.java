@@ -1,5 +1,6 @@
 package io.strata.hbase.rdma;
 
+import io.strata.rdma.transport.PollPause;
 import java.util.AbstractQueue;
 import java.util.Collection;
 import java.util.Iterator;
@@ -179,6 +180,7 @@ public final class PollingCallQueue extends AbstractQueue<CallRunner>
     try {
       pollerIdle.set(true);
       long deadline = System.nanoTime() + nanos;
+      int looks = 0;
       do {
         CallRunner c = poll();
         if (c != null) {
@@ -191,7 +193,7 @@ public final class PollingCallQueue extends AbstractQueue<CallRunner>
           POLLED.increment();
           return c;
         }
-        Thread.onSpinWait();
+        PollPause.pause(looks++);
       } while (System.nanoTime() - deadline < 0);
       if (pollerIdle.compareAndSet(true, false)) {
         return null;

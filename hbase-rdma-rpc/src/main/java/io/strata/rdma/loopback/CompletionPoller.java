@@ -1,5 +1,6 @@
 package io.strata.rdma.loopback;
 
+import io.strata.rdma.transport.PollPause;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -46,6 +47,7 @@ final class CompletionPoller implements Runnable {
   @Override
   public void run() {
     long lastWork = System.nanoTime();
+    int looks = 0;
     while (running) {
       Completion c = queue.poll();
       if (c != null) {
@@ -58,7 +60,7 @@ final class CompletionPoller implements Runnable {
         continue;
       }
       if (System.nanoTime() - lastWork < spinNanos) {
-        Thread.onSpinWait();
+        PollPause.pause(looks++);
         continue;
       }
       parked = true;

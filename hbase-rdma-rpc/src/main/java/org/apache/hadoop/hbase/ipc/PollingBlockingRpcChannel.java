@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.ipc;
 
 import io.strata.hbase.rdma.PollerSlots;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.rdma.transport.PollPause;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.locks.LockSupport;
@@ -97,8 +98,8 @@ final class PollingBlockingRpcChannel implements BlockingRpcChannel {
       if (!done && nanos > 0 && pollers.tryTake()) {
         try {
           long deadline = System.nanoTime() + nanos;
-          while (!done && System.nanoTime() - deadline < 0) {
-            Thread.onSpinWait();
+          for (int looks = 0; !done && System.nanoTime() - deadline < 0; looks++) {
+            PollPause.pause(looks);
           }
         } finally {
           pollers.release();
