@@ -121,9 +121,7 @@ public class HybridRpcIT {
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
     conf.set(RdmaKeys.ROUTED_METHODS, "Get,Mutate,Multi,Scan");
     try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
-      long connected = count("client.endpoints.connected");
-      t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(0)));
-      awaitCount("client.endpoints.connected", connected + 1);
+      RoutedCallChecks.connectEndpoint(t);
       List<Put> puts = new ArrayList<>();
       for (int i = 0; i < rows; i++) {
         puts.add(new Put(row(i)).addColumn(FAMILY, QUALIFIER, value(i)));
@@ -183,9 +181,7 @@ public class HybridRpcIT {
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
     conf.setLong(RdmaKeys.CLIENT_POLL_US, 5_000);
     try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
-      long connected = count("client.endpoints.connected");
-      t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(0)));
-      awaitCount("client.endpoints.connected", connected + 1);
+      RoutedCallChecks.connectEndpoint(t);
       for (int i = 0; i < 50; i++) {
         t.put(new Put(Bytes.toBytes("r" + i)).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(i)));
       }

@@ -10,6 +10,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.strata.rdma.transport.TransportCounters;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -71,9 +72,7 @@ final class RoutedCallChecks {
       Table t = c.getTable(name)) {
       HybridRpcClient client = (HybridRpcClient) RpcClients.of(c);
       // The first routed call sets the endpoint up; it and any before it go over sockets.
-      long connected = count("client.endpoints.connected");
-      t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, value(0)));
-      awaitCount("client.endpoints.connected", connected + 1);
+      connectEndpoint(t);
       assertTrue(rpc.getNumRdmaConnections() > 0);
 
       long gets = count("server.Get.calls");
@@ -368,6 +367,16 @@ final class RoutedCallChecks {
       }
     }
     return null;
+  }
+
+  /**
+   * Makes the table's connection set its endpoint up: the first routed call (a Put of a
+   * "warm-up" row) goes over sockets and asks for an offer; waits until the endpoint connected.
+   */
+  static void connectEndpoint(Table t) throws IOException, InterruptedException {
+    long connected = count("client.endpoints.connected");
+    t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, value(0)));
+    awaitCount("client.endpoints.connected", connected + 1);
   }
 
   static void awaitCount(String counter, long atLeast) throws InterruptedException {
