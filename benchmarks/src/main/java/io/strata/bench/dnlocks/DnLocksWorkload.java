@@ -310,7 +310,7 @@ public final class DnLocksWorkload {
       if (out != null && System.nanoTime() > nextReport && System.nanoTime() < deadline) {
         out.printf(Locale.ROOT, "  %d s: %d RAM blocks written%n",
           (System.nanoTime() - t0) / 1_000_000_000L,
-          r.get(FAST, FINALIZE).summary().count());
+          r.get(FAST, FINALIZE).count());
         nextReport += reportEvery;
       }
     }

@@ -22,6 +22,10 @@ final class OpSamples {
     count++;
   }
 
+  synchronized int count() {
+    return count;
+  }
+
   synchronized long[] waits() {
     return Arrays.copyOf(waits, count);
   }

@@ -31,7 +31,6 @@ import java.util.regex.Pattern;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Admin;
@@ -103,7 +102,7 @@ public final class MediaBench {
       System.err.println(COMMAND + ": " + e.getMessage());
       return 2;
     }
-    File base = new File(workRoot(), "bench/media");
+    File base = CommandLines.workDir("bench/media");
     File outDir = new File(cl.getOptionValue("out",
       new File(base, "report-" + scale.optionName()).getPath()));
     LocalClusterConfig config = new LocalClusterConfig()
@@ -173,10 +172,6 @@ public final class MediaBench {
     return 0;
   }
 
-  private static File workRoot() {
-    return CommandLines.workDir("");
-  }
-
   /** Keys every case shares: the data scaled down to this machine, as the study tuned it. */
   static void commonHBaseKeys(LocalClusterConfig config, MediaScale scale) {
     config.hbase("hbase.hregion.memstore.flush.size", Long.toString(scale.flushBytes()));
@@ -243,8 +238,9 @@ public final class MediaBench {
         run.report().runTimeMs() / 1000, 0, written, placement, null);
       out.printf(Locale.ROOT, "%s %,.0f ops/s, latency avg %,.0f us, p99 %,.0f us; written "
         + "RAM %s, SSD %s, HDD %s%s%n", tag, result.throughputOps(), result.latencyUsAvg(),
-        result.latencyUsP99(), mib(MediaReport.written(result, Medium.RAM)),
-        mib(MediaReport.written(result, Medium.SSD)), mib(MediaReport.written(result, Medium.HDD)),
+        result.latencyUsP99(), MediaReport.mib(MediaReport.written(result, Medium.RAM)),
+        MediaReport.mib(MediaReport.written(result, Medium.SSD)),
+        MediaReport.mib(MediaReport.written(result, Medium.HDD)),
         failed > 0 ? "; " + failed + " inserts FAILED" : "");
     } catch (Exception e) {
       LOG.error("Case {} failed", c.name(), e);
@@ -335,10 +331,6 @@ public final class MediaBench {
       LOG.warn("Could not delete {} after its case; the next cases have less space", root, e);
       out.printf(Locale.ROOT, "%s WARNING: could not delete %s: %s%n", tag, root, e);
     }
-  }
-
-  private static String mib(long bytes) {
-    return String.format(Locale.ROOT, "%,.0f MiB", bytes / (double) (1 << 20));
   }
 
   static String summary(List<CaseResult> results, MediaReport report) {

@@ -3,6 +3,7 @@ package io.strata.bench.media;
 import io.strata.hbase.tiering.TieringKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.hbase.HConstants;
 
 /**
  * One case of the storage-media study's Table 1: a dataset size and the medium of each kind of
@@ -10,7 +11,7 @@ import java.util.Map;
  *
  * @param name the study's case name, e.g. {@code 1T_RAM_SSD_HDD}
  * @param dataset which of the study's two dataset sizes
- * @param wal live WALs ({@code hbase.wal.storage.policy}, a RegionServer-wide key)
+ * @param wal live WALs ({@link HConstants#WAL_STORAGE_POLICY}, a RegionServer-wide key)
  * @param oldWal rolled WALs ({@link TieringKeys#OLDWAL_POLICY})
  * @param flushed flushed HFiles ({@link TieringKeys#FLUSH_POLICY})
  * @param compactedSmall compactions below the size threshold
@@ -21,13 +22,10 @@ import java.util.Map;
 public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal, Medium flushed,
   Medium compactedSmall, Medium compactedLarge, Medium archived, String study) {
 
-  /** The upstream HBase key of the live WALs' policy. */
-  public static final String WAL_POLICY = "hbase.wal.storage.policy";
-
   /** The HBase site keys that place this case's data; {@code threshold} in bytes. */
   public Map<String, String> hbaseKeys(long threshold) {
     Map<String, String> keys = new LinkedHashMap<>();
-    keys.put(WAL_POLICY, wal.policy());
+    keys.put(HConstants.WAL_STORAGE_POLICY, wal.policy());
     keys.put(TieringKeys.OLDWAL_POLICY, oldWal.policy());
     keys.put(TieringKeys.FLUSH_POLICY, flushed.policy());
     keys.put(TieringKeys.COMPACTION_SMALL_POLICY, compactedSmall.policy());

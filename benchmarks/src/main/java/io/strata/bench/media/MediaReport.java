@@ -288,7 +288,7 @@ final class MediaReport {
     return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.0f %%", 100 * ratio);
   }
 
-  private static String mib(long bytes) {
+  static String mib(long bytes) {
     return String.format(Locale.ROOT, "%,.0f MiB", bytes / (double) (1 << 20));
   }
 

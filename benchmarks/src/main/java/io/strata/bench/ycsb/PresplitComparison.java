@@ -50,7 +50,17 @@ public final class PresplitComparison {
   /** Both variants of every round and the throughput ratio (pre-split over single). */
   public record Result(int regions, List<Variant> presplit, List<Variant> single) {
     public double ratio() {
-      return mean(presplit) / mean(single);
+      return presplitOpsPerSec() / singleOpsPerSec();
+    }
+
+    /** Mean load throughput of the pre-split table over the rounds. */
+    public double presplitOpsPerSec() {
+      return mean(presplit);
+    }
+
+    /** Mean load throughput of the single-region table over the rounds. */
+    public double singleOpsPerSec() {
+      return mean(single);
     }
 
     private static double mean(List<Variant> vs) {
@@ -60,8 +70,8 @@ public final class PresplitComparison {
     public void toJson(ObjectNode node) {
       node.put("regions", regions);
       node.put("rounds", presplit.size());
-      node.put("presplit_ops_per_s", Math.round(mean(presplit) * 10) / 10.0);
-      node.put("single_ops_per_s", Math.round(mean(single) * 10) / 10.0);
+      node.put("presplit_ops_per_s", Math.round(presplitOpsPerSec() * 10) / 10.0);
+      node.put("single_ops_per_s", Math.round(singleOpsPerSec() * 10) / 10.0);
       node.put("ratio", Math.round(ratio() * 1000) / 1000.0);
       ArrayNode rounds = node.putArray("per_round");
       for (int i = 0; i < presplit.size(); i++) {

@@ -157,9 +157,7 @@ public final class YcsbBench {
           + "%d round(s)%n", s.records(), s.regions(), s.rounds());
         PresplitComparison.Result r = x.presplit(out::println);
         out.printf(Locale.ROOT, "pre-split / single ingest throughput: %.0f / %.0f ops/s = %.2f%n",
-          r.presplit().stream().mapToDouble(v -> v.load().opsPerSec()).average().orElse(0),
-          r.single().stream().mapToDouble(v -> v.load().opsPerSec()).average().orElse(0),
-          r.ratio());
+          r.presplitOpsPerSec(), r.singleOpsPerSec(), r.ratio());
         r.toJson(json.putObject("presplit"));
       }
       if (s.rawLag()) {

@@ -162,13 +162,14 @@ public final class YcsbRunner {
   /** The command line of {@code phase}, with the report and logs in {@code dir}. */
   public List<String> command(Phase phase, Path dir) {
     List<String> cmd = new ArrayList<>();
-    cmd.add(javaExecutable());
-    cmd.addAll(moduleFlags(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+    cmd.add(JvmCommand.javaExecutable());
+    cmd.addAll(JvmCommand.moduleFlags(ManagementFactory.getRuntimeMXBean().getInputArguments()));
     // The client's logging (log4j.properties of strata-local-cluster) goes to this file.
     cmd.add("-Dstrata.log.file=" + dir.toAbsolutePath().resolve(phase.fileName + ".log"));
     cmd.addAll(jvmOptions);
     cmd.add("-cp");
-    cmd.add(absoluteClassPath(System.getProperty("java.class.path")));
+    // Absolute entries: YCSB runs in its output directory.
+    cmd.add(JvmCommand.absoluteClassPath(System.getProperty("java.class.path")));
     cmd.add(CLIENT_CLASS);
     cmd.add("-db");
     cmd.add(db);
@@ -193,20 +194,6 @@ public final class YcsbRunner {
     cmd.add("-s");
     cmd.add(phase.flag);
     return cmd;
-  }
-
-  /** The {@code --add-opens} and {@code --add-exports} flags among a JVM's arguments. */
-  static List<String> moduleFlags(List<String> jvmArguments) {
-    return JvmCommand.moduleFlags(jvmArguments);
-  }
-
-  /** The class path with every entry made absolute: YCSB runs in its output directory. */
-  static String absoluteClassPath(String classPath) {
-    return JvmCommand.absoluteClassPath(classPath);
-  }
-
-  static String javaExecutable() {
-    return JvmCommand.javaExecutable();
   }
 
   private static String tail(Path file) {

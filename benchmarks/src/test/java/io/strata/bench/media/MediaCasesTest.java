@@ -7,6 +7,7 @@ import static org.junit.Assert.fail;
 import io.strata.hbase.tiering.TieringKeys;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hbase.HConstants;
 import org.junit.Test;
 
 /** The study's Table 1 as mapped to Strata's placement keys. */
@@ -28,7 +29,7 @@ public class MediaCasesTest {
     long threshold = 16L << 20;
     Map<String, String> ramSsdHdd = MediaCases.byName("1T_RAM_SSD_HDD").orElseThrow()
       .hbaseKeys(threshold);
-    assertEquals("ALL_NVDIMM", ramSsdHdd.get(MediaCase.WAL_POLICY));
+    assertEquals("ALL_NVDIMM", ramSsdHdd.get(HConstants.WAL_STORAGE_POLICY));
     assertEquals("ALL_SSD", ramSsdHdd.get(TieringKeys.FLUSH_POLICY));
     assertEquals("ALL_SSD", ramSsdHdd.get(TieringKeys.COMPACTION_SMALL_POLICY));
     assertEquals("HOT", ramSsdHdd.get(TieringKeys.COMPACTION_LARGE_POLICY));
@@ -39,7 +40,7 @@ public class MediaCasesTest {
     // "All_HDD": every compaction, small or large, on HDD; WAL and flushes stay fast.
     Map<String, String> allHdd = MediaCases.byName("1T_SSD_All_HDD").orElseThrow()
       .hbaseKeys(threshold);
-    assertEquals("ALL_SSD", allHdd.get(MediaCase.WAL_POLICY));
+    assertEquals("ALL_SSD", allHdd.get(HConstants.WAL_STORAGE_POLICY));
     assertEquals("ALL_SSD", allHdd.get(TieringKeys.FLUSH_POLICY));
     assertEquals("HOT", allHdd.get(TieringKeys.COMPACTION_SMALL_POLICY));
     assertEquals("HOT", allHdd.get(TieringKeys.COMPACTION_LARGE_POLICY));

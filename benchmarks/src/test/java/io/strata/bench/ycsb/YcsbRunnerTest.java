@@ -4,8 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.strata.bench.JvmCommand;
 import io.strata.bench.ycsb.YcsbRunner.Phase;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,24 +19,6 @@ import org.junit.Test;
 public class YcsbRunnerTest {
 
   @Test
-  public void moduleFlagsInBothSpellings() {
-    assertEquals(
-      List.of("--add-opens=java.base/java.lang=ALL-UNNAMED",
-        "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED"),
-      YcsbRunner.moduleFlags(List.of("-Xmx3g", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-        "-Dx=y", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--add-opens",
-        "java.base/java.nio=ALL-UNNAMED", "-XX:+UseG1GC")));
-  }
-
-  @Test
-  public void classPathEntriesAreMadeAbsolute() {
-    String cwd = new File("").getAbsolutePath();
-    assertEquals("/a/b.jar:" + cwd + "/target/classes",
-      YcsbRunner.absoluteClassPath("/a/b.jar:target/classes"));
-  }
-
-  @Test
   public void commandLine() {
     Path dir = Path.of("/tmp/ycsb-out");
     List<String> cmd = new YcsbRunner(Path.of("/w/workloada")).property("recordcount", "5")
@@ -46,7 +28,7 @@ public class YcsbRunnerTest {
     assertTrue(cmd.toString(), cmd.contains("--add-opens=java.base/java.lang=ALL-UNNAMED"));
     assertTrue(cmd.contains("-Xmx256m"));
     int cp = cmd.indexOf("-cp");
-    assertEquals(YcsbRunner.absoluteClassPath(System.getProperty("java.class.path")),
+    assertEquals(JvmCommand.absoluteClassPath(System.getProperty("java.class.path")),
       cmd.get(cp + 1));
     assertEquals(YcsbRunner.CLIENT_CLASS, cmd.get(cp + 2));
     assertEquals(List.of("-db", HBaseClient26.class.getName(), "-P", "/w/workloada"),
