@@ -60,23 +60,16 @@ public final class StrataLocal {
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
+    CommandLines.Parsed<Settings> parsed;
     try {
-      cl = CommandLines.parse("strata local", "strata local [options]", HEADER, options(), args);
+      parsed = CommandLines.settings("strata local", "strata local [options]", HEADER, options(),
+        args, StrataLocal::settings);
     } catch (CommandLines.Exit e) {
       return e.code();
     }
-    LocalClusterConfig config;
-    DemoSize size;
-    try {
-      config = config(cl);
-      size = new DemoSize(CommandLines.wholeNumber(cl, "data-mb", 256, 1) << 20,
-        (int) CommandLines.wholeNumber(cl, "value-bytes", 1024, 1),
-        (int) CommandLines.wholeNumber(cl, "reads", 2000, 1));
-    } catch (IllegalArgumentException e) {
-      System.err.println("strata local: " + e.getMessage());
-      return 2;
-    }
+    CommandLine cl = parsed.line();
+    Settings settings = parsed.settings();
+    LocalClusterConfig config = settings.config();
     boolean serve = cl.hasOption("serve");
     boolean demo = !serve || cl.hasOption("demo");
     long started = System.nanoTime();
@@ -97,7 +90,7 @@ public final class StrataLocal {
           (System.nanoTime() - started) / 1e9, hbase.rootDir(), hbase.zookeeperQuorum());
         int code = 0;
         if (demo) {
-          code = demo(cl, size, dfs, hbase, out);
+          code = demo(cl, settings, dfs, hbase, out);
         }
         if (serve) {
           serve(dfs, hbase, out);
@@ -111,14 +104,20 @@ public final class StrataLocal {
     }
   }
 
-  /** The demo's data size, checked before the cluster starts. */
-  private record DemoSize(long dataBytes, int valueBytes, int reads) {
+  /** The cluster and the demo's data size, checked before the cluster starts. */
+  private record Settings(LocalClusterConfig config, long dataBytes, int valueBytes, int reads) {
   }
 
-  private static int demo(CommandLine cl, DemoSize size, TieredDfsCluster dfs,
-    EmbeddedHBase hbase, PrintStream out) throws IOException {
-    PlacementDemo.Outcome outcome = new PlacementDemo(hbase, out, size.dataBytes(),
-      size.valueBytes(), 100, size.reads()).run();
+  private static Settings settings(CommandLine cl) {
+    return new Settings(config(cl), CommandLines.wholeNumber(cl, "data-mb", 256, 1) << 20,
+      (int) CommandLines.wholeNumber(cl, "value-bytes", 1024, 1),
+      (int) CommandLines.wholeNumber(cl, "reads", 2000, 1));
+  }
+
+  private static int demo(CommandLine cl, Settings s, TieredDfsCluster dfs, EmbeddedHBase hbase,
+    PrintStream out) throws IOException {
+    PlacementDemo.Outcome outcome =
+      new PlacementDemo(hbase, out, s.dataBytes(), s.valueBytes(), 100, s.reads()).run();
     PlacementReport report =
       new PlacementScanner(dfs.fileSystem(), hbase.configuration()).scan(hbase.rootDir());
     out.println();
