@@ -176,7 +176,6 @@ struct sr_ep {
   pthread_cond_t cond;
   int state;
   int refs;               /* user references + 1 while the runtime holds it */
-  int runtime_ref;
   int close_queued;       /* in ctx's request queue */
   int local_close;        /* the user asked to close */
   int disconnect_sent;
@@ -245,7 +244,6 @@ struct sr_ctx {
   sr_config cfg;
   char device[64];
   sr_callbacks cb;
-  unsigned flags;
   struct rdma_event_channel *ch;
   int epfd, wakefd;
   sr_dev *devs;
@@ -472,7 +470,6 @@ static sr_ep *ep_new(sr_ctx *ctx, void *user) {
   pthread_cond_init(&ep->cond, &ca);
   pthread_condattr_destroy(&ca);
   ep->refs = 1;
-  ep->runtime_ref = 1;
   ep->R = ctx->cfg.credits;
   ep->S = ctx->cfg.credits + 2;
   ep->eager = ctx->cfg.eager_size;
@@ -770,7 +767,6 @@ static void ep_teardown(sr_ep *ep) {
 
   pthread_mutex_lock(&ep->lock);
   ep->ctx = NULL;
-  ep->runtime_ref = 0;
   ep_unref_locked_and_unlock(ep);
 }
 
@@ -837,7 +833,6 @@ int sr_ctx_create(const sr_config *cfg_in, const sr_callbacks *cb, unsigned flag
   if (cfg.device) snprintf(ctx->device, sizeof ctx->device, "%s", cfg.device);
   ctx->cfg.device = ctx->device;
   if (cb) ctx->cb = *cb;
-  ctx->flags = flags;
   ctx->epfd = epoll_create1(EPOLL_CLOEXEC);
   ctx->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   pthread_mutex_init(&ctx->lock, NULL);

@@ -81,14 +81,10 @@ int main(int argc, char **argv) {
     server->accept_mode = MODE_ECHO;
     sr_listener *lst;
     struct sockaddr_in la = addr;
-    la.sin_port = 0;
-    if (sr_listen(server->ctx, (struct sockaddr *)&la, 4, server, &lst)) {
+    if (node_listen(server, &la, &lst)) {
       fprintf(stderr, "listen: %s\n", sr_last_error());
       return 1;
     }
-    struct sockaddr_storage ss;
-    sr_listener_addr(lst, &ss);
-    la.sin_port = ((struct sockaddr_in *)&ss)->sin_port;
     tep *ct = tep_new(client, MODE_COLLECT);
     pp p = {0};
     pthread_mutex_init(&p.m, NULL);

@@ -232,6 +232,17 @@ static tep *node_wait_accepted(tnode *n, int idx, int ms) {
   return t;
 }
 
+/* Listens on `addr` at a port the system picks (backlog 16) and writes that port into addr. */
+static int node_listen(tnode *n, struct sockaddr_in *addr, sr_listener **out) {
+  addr->sin_port = 0;
+  int rc = sr_listen(n->ctx, (struct sockaddr *)addr, 16, n, out);
+  if (rc) return rc;
+  struct sockaddr_storage ss;
+  sr_listener_addr(*out, &ss);
+  addr->sin_port = ((struct sockaddr_in *)&ss)->sin_port;
+  return 0;
+}
+
 /* An IPv4 address of this machine that an RDMA device serves ($STRATA_RDMA_ADDR wins): the
  * first non-loopback interface address rdma_cm can bind to a device. */
 static int find_rdma_addr(struct sockaddr_in *out) {

@@ -125,29 +125,38 @@ typedef struct pair {
   tep *st;
 } pair;
 
-static int pair_open(pair *p, const sr_config *cfg, int server_mode, const char *pdata) {
+/* Starts a server and a client context with `cfg` and listens on the server. */
+static int pair_listen(pair *p, const sr_config *cfg) {
   int rc;
   memset(p, 0, sizeof *p);
   p->server = node_start(cfg, 0, &rc);
   if (!p->server) { snprintf(failure, sizeof failure, "server ctx: %s", sr_last_error()); return 1; }
-  p->server->accept_mode = server_mode;
   p->client = node_start(cfg, 0, &rc);
   if (!p->client) { snprintf(failure, sizeof failure, "client ctx: %s", sr_last_error()); return 1; }
   p->addr = rdma_addr;
-  p->addr.sin_port = 0;
-  rc = sr_listen(p->server->ctx, (struct sockaddr *)&p->addr, 16, p->server, &p->lst);
-  if (rc) { snprintf(failure, sizeof failure, "listen: %s", sr_last_error()); return 1; }
-  struct sockaddr_storage ss;
-  sr_listener_addr(p->lst, &ss);
-  p->addr.sin_port = ((struct sockaddr_in *)&ss)->sin_port;
+  if (node_listen(p->server, &p->addr, &p->lst)) {
+    snprintf(failure, sizeof failure, "listen: %s", sr_last_error());
+    return 1;
+  }
+  return 0;
+}
+
+/* Connects the client of a listening pair and waits for the server to accept. */
+static int pair_connect(pair *p, const char *pdata) {
   p->ct = tep_new(p->client, MODE_COLLECT);
-  rc = sr_connect(p->client->ctx, (struct sockaddr *)&p->addr, pdata,
-                  pdata ? (uint32_t)strlen(pdata) : 0, 5000, p->ct, &p->cep);
+  int rc = sr_connect(p->client->ctx, (struct sockaddr *)&p->addr, pdata,
+                      pdata ? (uint32_t)strlen(pdata) : 0, 5000, p->ct, &p->cep);
   if (rc) { snprintf(failure, sizeof failure, "connect: %d %s", rc, sr_last_error()); return 1; }
   p->ct->ep = p->cep;
   p->st = node_wait_accepted(p->server, 0, 5000);
   if (!p->st) { snprintf(failure, sizeof failure, "server saw no connection"); return 1; }
   return 0;
+}
+
+static int pair_open(pair *p, const sr_config *cfg, int server_mode, const char *pdata) {
+  if (pair_listen(p, cfg)) return 1;
+  p->server->accept_mode = server_mode;
+  return pair_connect(p, pdata);
 }
 
 static void pair_close(pair *p) {
@@ -203,18 +212,8 @@ fail:
 static int t_reject_and_no_listener(void) {
   pair p;
   int rc;
-  memset(&p, 0, sizeof p);
-  p.server = node_start(NULL, 0, &rc);
-  p.client = node_start(NULL, 0, &rc);
-  CHECK(p.server && p.client, "contexts: %s", sr_last_error());
+  if (pair_listen(&p, NULL)) goto fail;
   p.server->reject = 1;
-  p.addr = rdma_addr;
-  p.addr.sin_port = 0;
-  CHECK(sr_listen(p.server->ctx, (struct sockaddr *)&p.addr, 4, p.server, &p.lst) == 0, "%s",
-        sr_last_error());
-  struct sockaddr_storage ss;
-  sr_listener_addr(p.lst, &ss);
-  p.addr.sin_port = ((struct sockaddr_in *)&ss)->sin_port;
   sr_ep *ep = NULL;
   rc = sr_connect(p.client->ctx, (struct sockaddr *)&p.addr, "no", 2, 5000, (void *)1, &ep);
   CHECK(rc == SR_EREJECTED, "rejected connect gave %d: %s", rc, sr_last_error());
@@ -338,24 +337,9 @@ static int t_flow_control_slow_receiver(void) {
   pair p;
   sr_config c = small_config();
   c.credits = 8;
-  memset(&p, 0, sizeof p);
-  int rc;
-  p.server = node_start(&c, 0, &rc);
-  p.client = node_start(&c, 0, &rc);
-  CHECK(p.server && p.client, "contexts: %s", sr_last_error());
+  if (pair_listen(&p, &c)) goto fail;
   p.server->accept_sleep_us = 2000; /* 2 ms per message on the receiver */
-  p.addr = rdma_addr;
-  p.addr.sin_port = 0;
-  CHECK(sr_listen(p.server->ctx, (struct sockaddr *)&p.addr, 4, p.server, &p.lst) == 0, "%s",
-        sr_last_error());
-  struct sockaddr_storage ss;
-  sr_listener_addr(p.lst, &ss);
-  p.addr.sin_port = ((struct sockaddr_in *)&ss)->sin_port;
-  p.ct = tep_new(p.client, MODE_COLLECT);
-  rc = sr_connect(p.client->ctx, (struct sockaddr *)&p.addr, NULL, 0, 5000, p.ct, &p.cep);
-  CHECK(rc == 0, "connect: %s", sr_last_error());
-  p.st = node_wait_accepted(p.server, 0, 5000);
-  CHECK(p.st, "not accepted");
+  if (pair_connect(&p, NULL)) goto fail;
   uint8_t buf[3000];
   uint64_t t0 = tl_now_ns();
   for (uint32_t i = 0; i < 200; i++) {
@@ -407,18 +391,10 @@ static int t_peer_death(void) {
   FILE *cout = NULL;
   pid_t child = -1;
   /* 1. the connecting peer dies: the accepting side is told, with a cause */
-  p.server = node_start(NULL, 0, &rc);
-  p.client = node_start(NULL, 0, &rc);
-  CHECK(p.server && p.client, "contexts: %s", sr_last_error());
-  p.addr = rdma_addr;
-  p.addr.sin_port = 0;
-  CHECK(sr_listen(p.server->ctx, (struct sockaddr *)&p.addr, 4, p.server, &p.lst) == 0, "%s",
-        sr_last_error());
-  struct sockaddr_storage ss;
-  sr_listener_addr(p.lst, &ss);
+  if (pair_listen(&p, NULL)) goto fail;
   char host[32], port[16];
   inet_ntop(AF_INET, &rdma_addr.sin_addr, host, sizeof host);
-  snprintf(port, sizeof port, "%d", ntohs(((struct sockaddr_in *)&ss)->sin_port));
+  snprintf(port, sizeof port, "%d", ntohs(p.addr.sin_port));
   char *argv1[] = {(char *)self_exe, "--child-connect", host, port, NULL};
   child = spawn_child(argv1, &cout);
   CHECK(child > 0, "fork");
@@ -499,10 +475,8 @@ static int child_listen(const char *host) {
   struct sockaddr_in a = {.sin_family = AF_INET};
   inet_pton(AF_INET, host, &a.sin_addr);
   sr_listener *l;
-  if (sr_listen(n->ctx, (struct sockaddr *)&a, 4, n, &l) != 0) return 3;
-  struct sockaddr_storage ss;
-  sr_listener_addr(l, &ss);
-  printf("%d\n", ntohs(((struct sockaddr_in *)&ss)->sin_port));
+  if (node_listen(n, &a, &l) != 0) return 3;
+  printf("%d\n", ntohs(a.sin_port));
   fflush(stdout);
   for (;;) pause();
 }
@@ -534,22 +508,9 @@ static int t_close_under_load(void) {
   pair p;
   sr_config c = small_config();
   c.credits = 4;
-  memset(&p, 0, sizeof p);
-  int rc;
-  p.server = node_start(&c, 0, &rc);
-  p.client = node_start(&c, 0, &rc);
-  CHECK(p.server && p.client, "contexts");
+  if (pair_listen(&p, &c)) goto fail;
   p.server->accept_sleep_us = 300000; /* very slow receiver */
-  p.addr = rdma_addr;
-  p.addr.sin_port = 0;
-  CHECK(sr_listen(p.server->ctx, (struct sockaddr *)&p.addr, 4, p.server, &p.lst) == 0, "%s",
-        sr_last_error());
-  struct sockaddr_storage ss;
-  sr_listener_addr(p.lst, &ss);
-  p.addr.sin_port = ((struct sockaddr_in *)&ss)->sin_port;
-  p.ct = tep_new(p.client, MODE_COLLECT);
-  CHECK(sr_connect(p.client->ctx, (struct sockaddr *)&p.addr, NULL, 0, 5000, p.ct, &p.cep) == 0,
-        "%s", sr_last_error());
+  if (pair_connect(&p, NULL)) goto fail;
   struct sender sd = {.ep = p.cep, .failed_at = -1};
   pthread_t th;
   pthread_create(&th, NULL, sender_thread, &sd);

@@ -322,18 +322,6 @@ static jobject JNICALL n_region(JNIEnv *env, jclass c, jlong ep, jint region) {
   return (*env)->NewDirectByteBuffer(env, base, (jlong)size);
 }
 
-static jstring JNICALL n_peer(JNIEnv *env, jclass c, jlong ep) {
-  struct sockaddr_storage ss;
-  if (sr_ep_peer_addr((sr_ep *)(intptr_t)ep, &ss)) return NULL;
-  int port;
-  jstring h = host_of(env, (struct sockaddr *)&ss, &port);
-  char buf[80];
-  const char *hs = (*env)->GetStringUTFChars(env, h, NULL);
-  snprintf(buf, sizeof buf, "%s %d", hs, port);
-  (*env)->ReleaseStringUTFChars(env, h, hs);
-  return (*env)->NewStringUTF(env, buf);
-}
-
 static void JNICALL n_stats(JNIEnv *env, jclass c, jlong ep, jlongArray out) {
   sr_ep_stats s;
   sr_ep_get_stats((sr_ep *)(intptr_t)ep, &s);
@@ -361,7 +349,6 @@ static const JNINativeMethod methods[] = {
     {"releaseEndpoint", "(J)V", (void *)n_release_ep},
     {"isOpen", "(J)Z", (void *)n_is_open},
     {"region", "(JI)Ljava/nio/ByteBuffer;", (void *)n_region},
-    {"peerAddress", "(J)Ljava/lang/String;", (void *)n_peer},
     {"stats", "(J[J)V", (void *)n_stats},
 };
 

@@ -85,7 +85,7 @@ final class LoopbackEndpoint implements RdmaEndpoint {
       target.put(at, part, part.position(), n);
       at += n;
     }
-    rb.deliver(to, target, size);
+    rb.deliver(target, size);
     counters.sent(size);
   }
 
@@ -194,52 +194,46 @@ final class LoopbackEndpoint implements RdmaEndpoint {
     return "loopback " + local + " -> " + remote + (open.get() ? "" : " (closed)");
   }
 
-  /** A receive buffer with its reusable read-only view; also the completion that delivers it. */
+  /**
+   * A receive buffer of this endpoint with its reusable read-only view; also the completion that
+   * delivers it.
+   */
   private final class ReceiveBuffer implements CompletionPoller.Completion {
     final ByteBuffer buffer;
+    private final ByteBuffer readOnly;
     private ByteBuffer view;
     private int length;
-    private LoopbackEndpoint owner;
 
     ReceiveBuffer(ByteBuffer buffer) {
       this.buffer = buffer;
+      this.readOnly = buffer.asReadOnlyBuffer();
     }
 
-    void deliver(LoopbackEndpoint to, ByteBuffer data, int length) {
-      this.owner = to;
-      this.view = data == buffer ? readOnlyView() : data.asReadOnlyBuffer();
+    /** Delivers the first {@code length} bytes of {@code data}: this buffer or a rendezvous one. */
+    void deliver(ByteBuffer data, int length) {
+      this.view = data == buffer ? readOnly : data.asReadOnlyBuffer();
       this.length = length;
-      to.complete(this);
-    }
-
-    private ByteBuffer cachedView;
-
-    private ByteBuffer readOnlyView() {
-      if (cachedView == null) {
-        cachedView = buffer.asReadOnlyBuffer();
-      }
-      return cachedView;
+      LoopbackEndpoint.this.complete(this);
     }
 
     @Override
     public void complete() {
-      LoopbackEndpoint to = owner;
       try {
-        if (to.open.get()) {
+        if (open.get()) {
           view.clear().limit(length);
-          to.counters.received(length);
+          counters.received(length);
           try {
-            to.receiver.onMessage(to, view);
+            receiver.onMessage(LoopbackEndpoint.this, view);
           } catch (RuntimeException e) {
-            LOG.error("Receiver of {} failed on a {}-byte message; closing the endpoint", to,
-              length, e);
-            to.kill("Receiver failed: " + e);
+            LOG.error("Receiver of {} failed on a {}-byte message; closing the endpoint",
+              LoopbackEndpoint.this, length, e);
+            kill("Receiver failed: " + e);
           }
         }
       } finally {
         view = null;
-        to.freeBuffers.add(this);
-        to.receiveCredits.release();
+        freeBuffers.add(this);
+        receiveCredits.release();
       }
     }
   }

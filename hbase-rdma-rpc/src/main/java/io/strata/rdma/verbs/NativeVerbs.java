@@ -57,9 +57,6 @@ final class NativeVerbs {
   /** A direct buffer over the endpoint's receive region (0 eager pool, 1 rendezvous). */
   static native ByteBuffer region(long endpoint, int region) throws IOException;
 
-  /** "host port" of the peer, or null once torn down. */
-  static native String peerAddress(long endpoint);
-
   /** msgs sent, bytes sent, msgs received, bytes received, RDMA writes, credit msgs, waits. */
   static native void stats(long endpoint, long[] out);
 }
