@@ -96,4 +96,41 @@ public final class HdfsKeys {
    */
   public static final String CHOOSER_EWMA_WEIGHT = "strata.volume.chooser.ewma.weight";
   public static final double CHOOSER_EWMA_WEIGHT_DEFAULT = 0.5;
+
+  /**
+   * Milliseconds before the in-process Storage Policy Satisfier is restarted after its thread
+   * stopped unexpectedly; doubles while it keeps failing soon after a restart. Default
+   * {@value #SPS_RESTART_BACKOFF_MS_DEFAULT}; must be positive.
+   */
+  public static final String SPS_RESTART_BACKOFF_MS = "strata.sps.restart.backoff.ms";
+  public static final long SPS_RESTART_BACKOFF_MS_DEFAULT = 1_000;
+
+  /**
+   * Upper bound of that back-off, in milliseconds. Default
+   * {@value #SPS_RESTART_BACKOFF_MAX_MS_DEFAULT}; must be positive.
+   */
+  public static final String SPS_RESTART_BACKOFF_MAX_MS = "strata.sps.restart.backoff.max.ms";
+  public static final long SPS_RESTART_BACKOFF_MAX_MS_DEFAULT = 60_000;
+
+  /**
+   * Milliseconds without any block of the awaited files reaching its tier after which whoever
+   * waits on moves ({@code strata mover}, {@code strata migrate}, the demo, the tier mover) says
+   * that the satisfier makes no progress, naming the satisfier it sees. Default
+   * {@value #MOVE_NO_PROGRESS_MS_DEFAULT}; must be positive.
+   */
+  public static final String MOVE_NO_PROGRESS_MS = "strata.move.no.progress.ms";
+  public static final long MOVE_NO_PROGRESS_MS_DEFAULT = 60_000;
+
+  /**
+   * The value of a duration key in milliseconds (a plain number, or with a unit such as
+   * {@code 30s}); an {@link IllegalArgumentException} naming the key when it is not positive.
+   */
+  public static long positiveMs(org.apache.hadoop.conf.Configuration conf, String key,
+    long dflt) {
+    long v = conf.getTimeDuration(key, dflt, java.util.concurrent.TimeUnit.MILLISECONDS);
+    if (v <= 0) {
+      throw new IllegalArgumentException(key + " must be positive: " + conf.get(key));
+    }
+    return v;
+  }
 }

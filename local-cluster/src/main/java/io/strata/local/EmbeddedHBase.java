@@ -32,13 +32,15 @@ public final class EmbeddedHBase implements Closeable {
   /** Strata's placement settings, shipped in strata-hbase-server. */
   public static final String TIERING_SITE = "strata-tiering-site.xml";
 
+  private final TieredDfsCluster dfs;
   private final MiniZooKeeperCluster zk;
   private final LocalHBaseCluster cluster;
   private final Configuration conf;
   private final Connection connection;
 
-  private EmbeddedHBase(MiniZooKeeperCluster zk, LocalHBaseCluster cluster, Configuration conf,
-    Connection connection) {
+  private EmbeddedHBase(TieredDfsCluster dfs, MiniZooKeeperCluster zk, LocalHBaseCluster cluster,
+    Configuration conf, Connection connection) {
+    this.dfs = dfs;
     this.zk = zk;
     this.cluster = cluster;
     this.conf = conf;
@@ -78,7 +80,7 @@ public final class EmbeddedHBase implements Closeable {
       cluster.startup();
       Connection connection = ConnectionFactory.createConnection(conf);
       LOG.info("HBase up: root {}, ZooKeeper localhost:{}", conf.get(HConstants.HBASE_DIR), port);
-      return new EmbeddedHBase(zk, cluster, conf, connection);
+      return new EmbeddedHBase(dfs, zk, cluster, conf, connection);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       shutdown(zk, cluster);
@@ -87,6 +89,11 @@ public final class EmbeddedHBase implements Closeable {
       shutdown(zk, cluster);
       throw e;
     }
+  }
+
+  /** The HDFS this HBase runs on. */
+  public TieredDfsCluster dfs() {
+    return dfs;
   }
 
   public Configuration configuration() {

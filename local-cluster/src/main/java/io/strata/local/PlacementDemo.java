@@ -2,6 +2,8 @@ package io.strata.local;
 
 import io.strata.hbase.tiering.TieringKeys;
 import io.strata.hdfs.mover.PlacementCheck;
+import io.strata.hdfs.sps.SatisfierHealth;
+import io.strata.hdfs.sps.SatisfierStatus;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
@@ -291,13 +293,26 @@ public final class PlacementDemo {
       }
     }
     long deadline = System.currentTimeMillis() + WAIT_MS;
+    SatisfierHealth satisfier = hbase.dfs().satisfierHealth();
+    long restartsSeen = 0;
     while (true) {
       List<Path> pending = PlacementCheck.unsatisfied(dfs, moved);
       if (pending.isEmpty()) {
         return (System.nanoTime() - archivedAtNanos) / 1e9;
       }
       moved = pending;
-      sleepUntil(deadline, pending.size() + " files to reach their tier, e.g. " + pending.get(0));
+      // Nothing moves without a satisfier: say so now, not when the wait times out.
+      SatisfierStatus sps = satisfier.status();
+      if (!sps.running()) {
+        throw new IOException("No Storage Policy Satisfier is running (" + sps + "), so "
+          + pending.size() + " files cannot reach their tier, e.g. " + pending.get(0));
+      }
+      if (sps.restarts() > restartsSeen) {
+        restartsSeen = sps.restarts();
+        step("the Storage Policy Satisfier stopped and was restarted (%s)", sps);
+      }
+      sleepUntil(deadline, pending.size() + " files to reach their tier, e.g. " + pending.get(0)
+        + "; Storage Policy Satisfier " + sps);
     }
   }
 

@@ -130,6 +130,9 @@ public final class StrataLocal {
       outcome.rowsReadBack, outcome.reads.calls());
     out.printf(Locale.ROOT, "archived HFiles and rolled WALs on their tier %.1f s after "
       + "archiving%n", outcome.placementLagSeconds);
+    if (dfs.satisfier() != null) {
+      out.println("storage policy satisfier: " + dfs.satisfier().status());
+    }
     if (dfs.tierMover() != null) {
       out.println("tier mover: " + dfs.tierMover().status());
     }
@@ -161,6 +164,9 @@ public final class StrataLocal {
     cluster.put("placement", dfs.config().tieredPlacement() ? "strata" : "upstream");
     outcome.writes.toJson(workload.putObject("put"));
     outcome.reads.toJson(workload.putObject("get"));
+    if (dfs.satisfier() != null) {
+      doc.set("satisfier", dfs.satisfier().status().toJson());
+    }
     if (dfs.tierMover() != null) {
       doc.set("tier_mover", dfs.tierMover().status().toJson());
     }

@@ -3,6 +3,8 @@ package io.strata.local;
 import io.strata.hdfs.overlay.OverlayKeys;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.sps.InProcessSatisfier;
+import io.strata.hdfs.sps.MoverIdHolder;
+import io.strata.hdfs.sps.SatisfierHealth;
 import io.strata.hdfs.tiermover.TierMover;
 import java.io.Closeable;
 import java.io.File;
@@ -159,6 +161,19 @@ public final class TieredDfsCluster implements Closeable {
 
   public LocalClusterConfig config() {
     return config;
+  }
+
+  /** The in-process Storage Policy Satisfier, or null when it is not started. */
+  public InProcessSatisfier satisfier() {
+    return satisfier;
+  }
+
+  /**
+   * Whether a satisfier serves this namespace: the in-process one's own view, or else whether
+   * any process holds the NameNode's mover id file.
+   */
+  public SatisfierHealth satisfierHealth() throws IOException {
+    return satisfier != null ? satisfier : new MoverIdHolder(fileSystem());
   }
 
   /** The in-process tier mover, or null when it is not started. */

@@ -1,6 +1,10 @@
 package io.strata.hdfs.mover;
 
 import io.strata.cli.CommandLines;
+import io.strata.hdfs.HdfsKeys;
+import io.strata.hdfs.sps.MoverIdHolder;
+import io.strata.hdfs.sps.SatisfierHealth;
+import io.strata.hdfs.sps.SatisfierStatus;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,6 +23,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 
 /**
  * {@code strata mover -p PATH...}: moves the blocks of exactly these files (and the files below
@@ -101,7 +106,16 @@ public final class FileMover {
       queued.add(f);
     }
     out.printf(Locale.ROOT, "%d files, %d to move%n", files.size(), queued.size());
-    if (queued.isEmpty() || cl.hasOption("no-wait")) {
+    if (queued.isEmpty()) {
+      return 0;
+    }
+    if (cl.hasOption("no-wait")) {
+      SatisfierStatus sps = new MoverIdHolder(dfs).status();
+      if (!sps.running()) {
+        System.err.println("strata mover: no Storage Policy Satisfier is running for "
+          + dfs.getUri() + " (" + sps.where() + "); the moves wait at the NameNode until one "
+          + "starts: " + MoverIdHolder.howToStart());
+      }
       return 0;
     }
     return waitUntilPlaced(dfs, queued, Long.parseLong(cl.getOptionValue("timeout", "300")) * 1000,
@@ -110,16 +124,60 @@ public final class FileMover {
 
   /**
    * Waits until every file of {@code queued} is where its policy wants it, printing progress
-   * every 5 s; returns 0 when they are, 1 (with the files left) after {@code timeoutMs}.
+   * every 5 s; returns 0 when they are, 1 (with the files left) after {@code timeoutMs}, and 1 at
+   * once when no Storage Policy Satisfier serves the namespace (the {@code /system/mover.id}
+   * holder check of {@link MoverIdHolder}).
    */
   public static int waitUntilPlaced(DistributedFileSystem dfs, List<Path> queued, long timeoutMs,
     PrintStream out) throws IOException, InterruptedException {
+    return waitUntilPlaced(dfs, queued, timeoutMs, new MoverIdHolder(dfs),
+      HdfsKeys.positiveMs(dfs.getConf(), HdfsKeys.MOVE_NO_PROGRESS_MS,
+        HdfsKeys.MOVE_NO_PROGRESS_MS_DEFAULT), out);
+  }
+
+  /**
+   * As {@link #waitUntilPlaced(DistributedFileSystem, List, long, PrintStream)}, asking
+   * {@code satisfier} whether a satisfier runs (before waiting, and every 5 s), and saying so
+   * once when no misplaced block of these files has reached its tier for {@code noProgressMs}.
+   */
+  public static int waitUntilPlaced(DistributedFileSystem dfs, List<Path> queued, long timeoutMs,
+    SatisfierHealth satisfier, long noProgressMs, PrintStream out)
+    throws IOException, InterruptedException {
     long start = System.currentTimeMillis();
     List<Path> pending = queued;
     long lastReport = 0;
+    long lastHealthCheck = 0;
+    long misplacedAtProgress = Long.MAX_VALUE;
+    long progressAt = start;
+    boolean stallReported = false;
     while (true) {
-      pending = PlacementCheck.unsatisfied(dfs, pending);
       long now = System.currentTimeMillis();
+      if (now - lastHealthCheck >= 5_000) {
+        SatisfierStatus sps = satisfier.status();
+        if (!sps.running()) {
+          System.err.printf(Locale.ROOT, "strata: no Storage Policy Satisfier is running for %s "
+            + "(%s), so %d of %d files cannot reach their tier (e.g. %s); the requests wait at the "
+            + "NameNode: %s%n", dfs.getUri(), sps.where(), pending.size(), queued.size(),
+            pending.get(0), MoverIdHolder.howToStart());
+          return 1;
+        }
+        lastHealthCheck = now;
+      }
+      List<Path> left = new ArrayList<>();
+      long misplaced = 0;
+      for (Path p : pending) {
+        try {
+          int n = PlacementCheck.inspect(dfs, p).misplaced().size();
+          if (n > 0) {
+            left.add(p);
+            misplaced += n;
+          }
+        } catch (FileNotFoundException gone) {
+          // deleted or compacted away meanwhile: nothing left to move
+        }
+      }
+      pending = left;
+      now = System.currentTimeMillis();
       if (pending.isEmpty() || now - lastReport > 5_000) {
         out.printf(Locale.ROOT, "moved %d/%d files (%.0f s)%n", queued.size() - pending.size(),
           queued.size(), (now - start) / 1000.0);
@@ -127,6 +185,17 @@ public final class FileMover {
       }
       if (pending.isEmpty()) {
         return 0;
+      }
+      if (misplaced < misplacedAtProgress) {
+        misplacedAtProgress = misplaced;
+        progressAt = now;
+      } else if (!stallReported && now - progressAt > noProgressMs) {
+        System.err.printf(Locale.ROOT, "strata: no block of the %d files left has reached its "
+          + "tier for %d s; the Storage Policy Satisfier is %s: is it stuck, did it die (a dead "
+          + "process keeps %s until its lease expires), or do the DataNodes lack volumes of the "
+          + "policy's storage types with free space?%n", pending.size(), noProgressMs / 1000,
+          satisfier.status(), HdfsServerConstants.MOVER_ID_PATH);
+        stallReported = true;
       }
       if (now - start > timeoutMs) {
         System.err.printf(Locale.ROOT, "strata: %d files not on their tier after %d s, e.g. %s "

@@ -1,75 +1,353 @@
 package io.strata.hdfs.sps;
 
+import io.strata.hdfs.HdfsKeys;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.StoragePolicySatisfierMode;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.sps.StoragePolicySatisfier;
 import org.apache.hadoop.hdfs.server.sps.ExternalSPSContext;
+import org.apache.hadoop.metrics2.util.MBeans;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * HDFS's external Storage Policy Satisfier, run inside the caller's JVM instead of as the
- * {@code hdfs --daemon start sps} process. It is what moves the blocks of single files to their
- * storage policy ({@code DistributedFileSystem#satisfyStoragePolicy}) without a namespace scan.
- * The NameNode must run with {@code dfs.storage.policy.satisfier.mode=external}. Like the Mover,
- * it holds {@code /system/mover.id} while it runs, so only one of them can run per namespace.
+ * {@code hdfs --daemon start sps} process, and supervised. It is what moves the blocks of single
+ * files to their storage policy ({@code DistributedFileSystem#satisfyStoragePolicy}) without a
+ * namespace scan. The NameNode must run with {@code dfs.storage.policy.satisfier.mode=external}.
+ * Like the Mover, it holds {@code /system/mover.id} while it runs, so only one of them can run
+ * per namespace.
+ *
+ * <p>Supervision: upstream's satisfier ends its thread on any unexpected exception, drops the
+ * files it had taken from the NameNode (their "being satisfied" mark stays, so asking again for
+ * them is ignored), and accepts new requests that nothing serves. Here the end of its thread is
+ * seen at once; the cause is logged with the exception, the files it had taken are handed to it
+ * again, and it is restarted after a back-off ({@link HdfsKeys#SPS_RESTART_BACKOFF_MS}) that
+ * doubles up to {@link HdfsKeys#SPS_RESTART_BACKOFF_MAX_MS} while it keeps failing soon after a
+ * restart. Restarts are counted in {@link #status()} and in the JMX bean
+ * {@code Hadoop:service=StrataSatisfier,name=Satisfier-<host>-<port>} ({@code Restarts},
+ * {@code Running}, {@code LastFailure}).
+ *
+ * <p>Thread-safe: the satisfier's own threads call the context; restarts and close are serialised
+ * on this object.
  */
-public final class InProcessSatisfier implements Closeable {
+public final class InProcessSatisfier implements Closeable, SatisfierHealth {
   private static final Logger LOG = LoggerFactory.getLogger(InProcessSatisfier.class);
 
-  private final StoragePolicySatisfier sps;
-  private final NameNodeConnector connector;
+  /**
+   * Called on the satisfier's thread before it analyses each file it works on (by inode id). A
+   * runtime exception thrown here ends that thread as any unexpected exception in the satisfier
+   * would; tests use it to check the supervision.
+   */
+  @FunctionalInterface
+  public interface AnalysisHook {
+    void beforeAnalysis(long inodeId);
+  }
 
-  private InProcessSatisfier(StoragePolicySatisfier sps, NameNodeConnector connector) {
-    this.sps = sps;
+  private final URI nameNode;
+  private final NameNodeConnector connector;
+  private final Supervised sps;
+  private final TrackingContext context;
+  private final SatisfierFailureLog failureLog;
+  private final ScheduledExecutorService supervisor;
+  private final long backoffMs;
+  private final long backoffMaxMs;
+  private final String threadName;
+  private final AtomicLong restarts = new AtomicLong();
+  private final ObjectName bean;
+
+  private volatile boolean closing;
+  private volatile boolean restartPending;
+  private volatile String lastFailure;
+  private long nextBackoffMs;
+  private long startedAt;
+
+  private InProcessSatisfier(URI nameNode, Configuration conf, NameNodeConnector connector,
+    AnalysisHook hook) {
+    this.nameNode = nameNode;
     this.connector = connector;
+    this.backoffMs = HdfsKeys.positiveMs(conf, HdfsKeys.SPS_RESTART_BACKOFF_MS,
+      HdfsKeys.SPS_RESTART_BACKOFF_MS_DEFAULT);
+    this.backoffMaxMs = Math.max(backoffMs, HdfsKeys.positiveMs(conf,
+      HdfsKeys.SPS_RESTART_BACKOFF_MAX_MS, HdfsKeys.SPS_RESTART_BACKOFF_MAX_MS_DEFAULT));
+    this.nextBackoffMs = backoffMs;
+    this.threadName = "StoragePolicySatisfier-" + nameNode.getAuthority();
+    this.sps = new Supervised(conf);
+    this.context = new TrackingContext(sps, connector, hook);
+    this.failureLog = SatisfierFailureLog.install(threadName);
+    this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "strata-sps-supervisor-" + nameNode.getAuthority());
+      t.setDaemon(true);
+      return t;
+    });
+    this.bean = MBeans.register("StrataSatisfier", "Satisfier-" + nameNode.getHost() + "-"
+      + nameNode.getPort(), new Bean());
   }
 
   /** Starts a satisfier for the NameNode at {@code nameNode}. */
   public static InProcessSatisfier start(Configuration conf, URI nameNode) throws IOException {
+    return start(conf, nameNode, id -> {
+    });
+  }
+
+  /** Starts a satisfier whose thread calls {@code hook} before each file it analyses. */
+  public static InProcessSatisfier start(Configuration conf, URI nameNode, AnalysisHook hook)
+    throws IOException {
     String mode = conf.get(DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_MODE_KEY,
       DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_MODE_DEFAULT);
     if (StoragePolicySatisfierMode.fromString(mode) != StoragePolicySatisfierMode.EXTERNAL) {
       throw new IllegalArgumentException(DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_MODE_KEY
         + " is '" + mode + "'; the NameNode must run with 'external' for this satisfier");
     }
+    Configuration spsConf = new Configuration(conf);
+    if (!CacheRefreshCheck.refreshesOnFirstUse()) {
+      // Without patches/hdfs/0003 the satisfier's DataNode cache is first filled only once the
+      // machine has been up longer than the interval; refreshing at every use works on any
+      // uptime, at the cost of a DataNode report per file analysed.
+      LOG.warn("The Storage Policy Satisfier's DataNode cache on this class path is upstream's "
+        + "(the strata-hdfs-overlay jar is not ahead of hadoop-hdfs), which does not refresh "
+        + "while the machine has been up for less than {}; refreshing it at every file analysed "
+        + "instead ({}=0)", DFSConfigKeys.DFS_SPS_DATANODE_CACHE_REFRESH_INTERVAL_MS,
+        DFSConfigKeys.DFS_SPS_DATANODE_CACHE_REFRESH_INTERVAL_MS);
+      spsConf.setLong(DFSConfigKeys.DFS_SPS_DATANODE_CACHE_REFRESH_INTERVAL_MS, 0);
+    }
     NameNodeConnector connector = new NameNodeConnector(
       InProcessSatisfier.class.getSimpleName(), nameNode, HdfsServerConstants.MOVER_ID_PATH, null,
-      conf, NameNodeConnector.DEFAULT_MAX_IDLE_ITERATIONS);
-    StoragePolicySatisfier sps = new StoragePolicySatisfier(conf);
+      spsConf, NameNodeConnector.DEFAULT_MAX_IDLE_ITERATIONS);
+    InProcessSatisfier s;
     try {
-      sps.init(new NameNodePoliciesContext(sps, connector));
-      sps.start(StoragePolicySatisfierMode.EXTERNAL);
+      s = new InProcessSatisfier(nameNode, spsConf, connector, hook);
+      s.sps.init(s.context);
+      synchronized (s) {
+        s.startedAt = System.currentTimeMillis();
+        s.sps.start(StoragePolicySatisfierMode.EXTERNAL);
+      }
     } catch (RuntimeException e) {
       connector.close();
       throw e;
     }
     LOG.info("Storage Policy Satisfier started for {}", nameNode);
-    return new InProcessSatisfier(sps, connector);
+    return s;
+  }
+
+  /** Whether the satisfier's thread runs now (false between a failure and its restart). */
+  public boolean isRunning() {
+    return sps.isRunning();
+  }
+
+  /** Restarts after its thread stopped unexpectedly. */
+  public long restarts() {
+    return restarts.get();
+  }
+
+  @Override
+  public SatisfierStatus status() {
+    boolean up = !closing && (sps.isRunning() || restartPending);
+    return new SatisfierStatus(up, closing ? "stopped in this JVM" : "in this JVM for " + nameNode,
+      restarts.get(), lastFailure);
+  }
+
+  /** Called on the satisfier's thread when it ends, whatever ended it. */
+  private void threadEnded() {
+    if (closing) {
+      return;
+    }
+    Throwable cause = failureLog == null ? null : failureLog.take();
+    if (cause == null) {
+      cause = context.lastThrown.getAndSet(null);
+    }
+    String why = cause != null ? cause.toString()
+      : "an exception logged above by " + StoragePolicySatisfier.class.getName();
+    long delay;
+    synchronized (this) {
+      lastFailure = why;
+      restartPending = true;
+      // A satisfier that ran a while before failing starts again at the initial back-off.
+      if (System.currentTimeMillis() - startedAt > backoffMaxMs) {
+        nextBackoffMs = backoffMs;
+      }
+      delay = nextBackoffMs;
+      nextBackoffMs = Math.min(backoffMaxMs, nextBackoffMs * 2);
+    }
+    LOG.error("Storage Policy Satisfier for {} stopped: {}. {} files it had taken from the "
+      + "NameNode are handed to it again; restarting it in {} ms (restart {})", nameNode, why,
+      context.inFlight.size(), delay, restarts.get() + 1, cause);
+    try {
+      supervisor.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
+    } catch (RuntimeException e) {
+      LOG.error("Cannot schedule the restart of the Storage Policy Satisfier for {}", nameNode, e);
+    }
+  }
+
+  private synchronized void restart() {
+    if (closing) {
+      return;
+    }
+    try {
+      // Stops what the dead thread left running (its path collector and attempt monitor), so
+      // the new ones do not share the queues with old ones.
+      sps.stop(false);
+      context.joinCollectors(10_000);
+      int requeued = context.requeueInFlight();
+      startedAt = System.currentTimeMillis();
+      sps.start(StoragePolicySatisfierMode.EXTERNAL);
+      restarts.incrementAndGet();
+      restartPending = false;
+      LOG.warn("Storage Policy Satisfier for {} restarted (restart {}), {} files queued again",
+        nameNode, restarts.get(), requeued);
+    } catch (RuntimeException e) {
+      LOG.error("Cannot restart the Storage Policy Satisfier for {}; trying again in {} ms",
+        nameNode, nextBackoffMs, e);
+      lastFailure = e.toString();
+      supervisor.schedule(this::restart, nextBackoffMs, TimeUnit.MILLISECONDS);
+      nextBackoffMs = Math.min(backoffMaxMs, nextBackoffMs * 2);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+    }
+    try {
+      supervisor.shutdownNow();
+      sps.stopGracefully();
+    } finally {
+      if (failureLog != null) {
+        failureLog.uninstall();
+      }
+      if (bean != null) {
+        MBeans.unregister(bean);
+      }
+      connector.close();
+    }
+    LOG.info("Storage Policy Satisfier for {} stopped", nameNode);
+  }
+
+  /** The satisfier, telling its supervisor when its thread ends. */
+  private final class Supervised extends StoragePolicySatisfier {
+    Supervised(Configuration conf) {
+      super(conf);
+    }
+
+    @Override
+    public void run() {
+      // A name of its own, so that its log lines (and the failure log) tell it from another
+      // namespace's satisfier in the same JVM.
+      Thread.currentThread().setName(threadName);
+      try {
+        super.run();
+      } finally {
+        threadEnded();
+      }
+    }
   }
 
   /**
-   * Upstream's external context resolves policy ids with a suite of its own, built-in policies
-   * only; this one asks the NameNode, so policies defined in the NameNode's configuration (the
-   * overlay's {@code strata.storage.policies}) are satisfied too.
+   * Upstream's external context, plus: policies resolved by the NameNode (upstream's resolves
+   * ids with a suite of its own, built-in policies only, so policies defined in the NameNode's
+   * configuration, the overlay's {@code strata.storage.policies}, were not satisfied); the files
+   * taken from the NameNode and not yet finished, so that a restart hands them over again; the
+   * analysis hook.
    */
-  private static final class NameNodePoliciesContext extends ExternalSPSContext {
+  private static final class TrackingContext extends ExternalSPSContext {
     private final NameNodeConnector connector;
+    private final AnalysisHook hook;
     private final Map<Byte, BlockStoragePolicy> policies = new ConcurrentHashMap<>();
+    /** Inode ids taken from the NameNode whose "being satisfied" mark is not removed yet. */
+    final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+    /** Ids to hand out again before asking the NameNode for more. */
+    private final Queue<Long> requeued = new ArrayDeque<>();
+    private final Set<Thread> collectors = ConcurrentHashMap.newKeySet();
+    final java.util.concurrent.atomic.AtomicReference<RuntimeException> lastThrown =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
-    NameNodePoliciesContext(StoragePolicySatisfier sps, NameNodeConnector connector) {
+    TrackingContext(StoragePolicySatisfier sps, NameNodeConnector connector, AnalysisHook hook) {
       super(sps, connector);
       this.connector = connector;
+      this.hook = hook;
+    }
+
+    @Override
+    public Long getNextSPSPath() {
+      collectors.add(Thread.currentThread());
+      Long id;
+      synchronized (requeued) {
+        id = requeued.poll();
+      }
+      if (id == null) {
+        id = super.getNextSPSPath();
+      }
+      if (id != null) {
+        inFlight.add(id);
+      }
+      return id;
+    }
+
+    @Override
+    public void removeSPSHint(long inodeId) throws IOException {
+      inFlight.remove(inodeId);
+      super.removeSPSHint(inodeId);
+    }
+
+    @Override
+    public HdfsFileStatus getFileInfo(long inodeId) throws IOException {
+      try {
+        hook.beforeAnalysis(inodeId);
+      } catch (RuntimeException e) {
+        lastThrown.set(e);
+        throw e;
+      }
+      return super.getFileInfo(inodeId);
+    }
+
+    /** Queues every unfinished file to be handed out again; returns how many. */
+    int requeueInFlight() {
+      synchronized (requeued) {
+        requeued.clear();
+        requeued.addAll(inFlight);
+        return requeued.size();
+      }
+    }
+
+    /** Waits for the previous path collectors, which end once the satisfier is stopped. */
+    void joinCollectors(long timeoutMs) {
+      long deadline = System.currentTimeMillis() + timeoutMs;
+      for (Thread t : collectors) {
+        try {
+          t.join(Math.max(1, deadline - System.currentTimeMillis()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        if (t.isAlive()) {
+          LOG.warn("The satisfier's path collector {} has not stopped within {} ms", t.getName(),
+            timeoutMs);
+        } else {
+          collectors.remove(t);
+        }
+      }
     }
 
     @Override
@@ -91,17 +369,29 @@ public final class InProcessSatisfier implements Closeable {
     }
   }
 
-  public boolean isRunning() {
-    return sps.isRunning();
+  /** The JMX view of the supervision. */
+  public interface SatisfierMXBean {
+    boolean isRunning();
+
+    long getRestarts();
+
+    String getLastFailure();
   }
 
-  @Override
-  public void close() throws IOException {
-    try {
-      sps.stopGracefully();
-    } finally {
-      connector.close();
+  private final class Bean implements SatisfierMXBean {
+    @Override
+    public boolean isRunning() {
+      return sps.isRunning();
     }
-    LOG.info("Storage Policy Satisfier stopped");
+
+    @Override
+    public long getRestarts() {
+      return restarts.get();
+    }
+
+    @Override
+    public String getLastFailure() {
+      return lastFailure == null ? "" : lastFailure;
+    }
   }
 }

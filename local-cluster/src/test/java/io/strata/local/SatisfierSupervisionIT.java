@@ -1,0 +1,164 @@
+package io.strata.local;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import io.strata.hdfs.mover.FileMover;
+import io.strata.hdfs.mover.PlacementCheck;
+import io.strata.hdfs.sps.CacheRefreshCheck;
+import io.strata.hdfs.sps.InProcessSatisfier;
+import io.strata.hdfs.sps.SatisfierStatus;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.ObjectName;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.junit.Test;
+
+/**
+ * The Storage Policy Satisfier moves blocks whatever the machine's uptime, comes back when its
+ * thread dies, and whoever waits on it says at once when none runs.
+ */
+public class SatisfierSupervisionIT {
+  /** Longer than this machine has been up: upstream's DataNode cache never filled within it. */
+  private static final String A_DAY_MS = "86400000";
+
+  private static void write(DistributedFileSystem fs, Path p, int bytes) throws IOException {
+    try (FSDataOutputStream out = fs.create(p)) {
+      out.write(new byte[bytes]);
+    }
+  }
+
+  /** Files on DISK under /ssd, a directory then made ALL_SSD. */
+  private static List<Path> misplacedFiles(DistributedFileSystem fs, int n) throws IOException {
+    fs.mkdirs(new Path("/ssd"));
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Path p = new Path("/ssd/f" + i);
+      write(fs, p, 1 << 20);
+      files.add(p);
+    }
+    fs.setStoragePolicy(new Path("/ssd"), "ALL_SSD");
+    for (Path p : files) {
+      assertFalse(p + " starts off its tier", PlacementCheck.satisfied(fs, p));
+    }
+    return files;
+  }
+
+  private static void assertOnSsd(DistributedFileSystem fs, List<Path> files) throws IOException {
+    for (Path f : files) {
+      for (LocatedBlock b : fs.getClient().getLocatedBlocks(f.toString(), 0)
+        .getLocatedBlocks()) {
+        for (StorageType t : b.getStorageTypes()) {
+          assertEquals(f + " block " + b.getBlock(), StorageType.SSD, t);
+        }
+      }
+    }
+  }
+
+  @Test
+  public void theOverlayCacheRefreshesOnFirstUse() {
+    // local-cluster puts the overlay ahead of hadoop-hdfs: its satisfier needs no fallback.
+    assertTrue(CacheRefreshCheck.refreshesOnFirstUse());
+  }
+
+  /**
+   * Upstream's satisfier thread died at its first analysis on a machine up for less than the
+   * cache refresh interval; a refresh interval of a day reproduces that on any machine.
+   */
+  @Test
+  public void movesBlocksWhateverTheUptime() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-uptime")
+      .blockSizeBytes(1L << 20).startTierMover(false)
+      .dfs(DFSConfigKeys.DFS_SPS_DATANODE_CACHE_REFRESH_INTERVAL_MS, A_DAY_MS))) {
+      DistributedFileSystem fs = c.fileSystem();
+      List<Path> files = misplacedFiles(fs, 3);
+      ByteArrayOutputStream console = new ByteArrayOutputStream();
+      int code = FileMover.run(new String[] { "-p", "/ssd", "--hdfs", c.uri().toString(),
+        "--timeout", "60" }, c.configuration(),
+        new PrintStream(console, true, StandardCharsets.UTF_8));
+      assertEquals(console.toString(), 0, code);
+      assertOnSsd(fs, files);
+      assertEquals(0, c.satisfier().restarts());
+    }
+  }
+
+  /**
+   * The satisfier's thread dies at its second analysis: it is restarted, the file it was
+   * working on (taken from the NameNode, never finished) is handed to it again, and every file
+   * reaches its tier without being asked for again.
+   */
+  @Test
+  public void restartsWhenItsThreadDies() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-restart")
+      .blockSizeBytes(1L << 20).startSatisfier(false))) {
+      DistributedFileSystem fs = c.fileSystem();
+      List<Path> files = misplacedFiles(fs, 4);
+      AtomicInteger analyses = new AtomicInteger();
+      try (InProcessSatisfier sps = InProcessSatisfier.start(c.configuration(), c.uri(), id -> {
+        if (analyses.incrementAndGet() == 2) {
+          throw new IllegalStateException("injected failure analysing inode " + id);
+        }
+      })) {
+        for (Path f : files) {
+          fs.satisfyStoragePolicy(f);
+        }
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        int code = FileMover.waitUntilPlaced(fs, files, 90_000, sps, 60_000,
+          new PrintStream(console, true, StandardCharsets.UTF_8));
+        assertEquals(console.toString() + "; satisfier " + sps.status(), 0, code);
+        assertOnSsd(fs, files);
+
+        SatisfierStatus s = sps.status();
+        assertTrue(s.toString(), s.running());
+        assertEquals(s.toString(), 1, s.restarts());
+        assertTrue(s.toString(), s.lastFailure().contains("injected failure analysing inode"));
+        ObjectName bean = new ObjectName("Hadoop:service=StrataSatisfier,name=Satisfier-"
+          + c.uri().getHost() + "-" + c.uri().getPort());
+        assertEquals(1L, ManagementFactory.getPlatformMBeanServer().getAttribute(bean,
+          "Restarts"));
+        assertTrue(analyses.get() > files.size());
+      }
+    }
+  }
+
+  /** With no satisfier, {@code strata mover} says so at once instead of timing out. */
+  @Test
+  public void moverSaysAtOnceWhenNoSatisfierRuns() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-none")
+      .blockSizeBytes(1L << 20).startSatisfier(false))) {
+      DistributedFileSystem fs = c.fileSystem();
+      misplacedFiles(fs, 1);
+      ByteArrayOutputStream console = new ByteArrayOutputStream();
+      ByteArrayOutputStream errors = new ByteArrayOutputStream();
+      PrintStream err = System.err;
+      System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+      long start = System.currentTimeMillis();
+      int code;
+      try {
+        code = FileMover.run(new String[] { "-p", "/ssd", "--hdfs", c.uri().toString(),
+          "--timeout", "120" }, c.configuration(),
+          new PrintStream(console, true, StandardCharsets.UTF_8));
+      } finally {
+        System.setErr(err);
+      }
+      long tookMs = System.currentTimeMillis() - start;
+      assertEquals(console.toString() + errors, 1, code);
+      assertTrue(errors.toString(), errors.toString().contains(
+        "no Storage Policy Satisfier is running"));
+      assertTrue(errors.toString(), errors.toString().contains("/system/mover.id"));
+      assertTrue("said after " + tookMs + " ms", tookMs < 15_000);
+    }
+  }
+}
