@@ -262,6 +262,17 @@ public class TierMoverIT {
     throw new AssertionError("no txid in " + state + ": " + Files.readString(state));
   }
 
+  /** The saved position in a renamed directory's listing, if the state has one. */
+  private static String listingCursor(Path state) throws IOException {
+    for (String line : Files.readAllLines(state)) {
+      String[] f = line.split(" ");
+      if (f[0].equals("dir") && f.length == 4 && !f[2].equals("-")) {
+        return f[2];
+      }
+    }
+    return null;
+  }
+
   /**
    * The mover crashes (its state file is taken as it is, the mover is never closed on it) while it
    * follows file and directory renames, then a new mover starts on what the crash left: every
@@ -310,10 +321,12 @@ public class TierMoverIT {
           // Crash once the first mover has taken the renames in and saved, with work left.
           long deadline = System.currentTimeMillis() + 30_000;
           while ((first.status().txid < renamedUpTo - 1 || savedTxid(state) < renamedUpTo - 1
-            || first.status().accepted < 10) && System.currentTimeMillis() < deadline) {
+            || listingCursor(state) == null) && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
           }
           image = crashImage(state);
+          assertTrue("the crash did not find the directory partly listed: "
+            + Files.readString(image), listingCursor(image) != null);
           TierMover.Status atCrash = first.status();
           System.out.printf("crash %s a save: saved txid %d, mover %s%n", duringSave ? "during"
             : "after", savedTxid(image), atCrash);
