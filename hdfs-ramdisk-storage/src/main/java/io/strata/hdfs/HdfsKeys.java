@@ -12,7 +12,9 @@ public final class HdfsKeys {
 
   /**
    * Comma-separated path prefixes whose renames the tier mover follows. Default {@code /}: every
-   * rename in the namespace.
+   * rename in the namespace. The tier mover holds at most {@link #TIERMOVER_MAX_QUEUED} files in
+   * memory and lists a renamed directory in chunks, so a rename of a large tree costs time, not
+   * memory.
    */
   public static final String TIERMOVER_PATHS = "strata.tiermover.paths";
   public static final String TIERMOVER_PATHS_DEFAULT = "/";
@@ -50,6 +52,33 @@ public final class HdfsKeys {
    */
   public static final String TIERMOVER_GIVE_UP_MS = "strata.tiermover.give.up.ms";
   public static final long TIERMOVER_GIVE_UP_MS_DEFAULT = 600_000;
+
+  /**
+   * Milliseconds after taking in a renamed file at which the tier mover looks at it once more
+   * when it was already on its policy: a storage policy change is not an inotify event, so a
+   * policy set on the file (or a directory above it) after the first look is only seen by this
+   * second one. A policy set later still is not followed; run {@code strata mover -p} on it.
+   * 0 turns the second look off. Default 5000.
+   */
+  public static final String TIERMOVER_RECHECK_MS = "strata.tiermover.recheck.ms";
+  public static final long TIERMOVER_RECHECK_MS_DEFAULT = 5_000;
+
+  /**
+   * The most renamed files (and renamed directories) the tier mover holds in memory. The files
+   * below a renamed directory are listed in chunks as room frees up, and reading further renames
+   * waits while this many are held (the NameNode's transaction id is a position to resume from,
+   * so waiting loses nothing as long as the NameNode keeps its edits). Default 10000.
+   */
+  public static final String TIERMOVER_MAX_QUEUED = "strata.tiermover.max.queued";
+  public static final int TIERMOVER_MAX_QUEUED_DEFAULT = 10_000;
+
+  /**
+   * The tier mover rewrites its state file at most this often (milliseconds), and only when it
+   * changed. The saved transaction id never passes a rename that is not in the saved file, so
+   * after a crash the mover reads again at most this much of the NameNode's edits. Default 5000.
+   */
+  public static final String TIERMOVER_SAVE_INTERVAL_MS = "strata.tiermover.save.interval.ms";
+  public static final long TIERMOVER_SAVE_INTERVAL_MS_DEFAULT = 5_000;
 
   /**
    * The latency-aware volume chooser, enabled with

@@ -27,11 +27,19 @@ public final class PlacementCheck {
     private final BlockStoragePolicy policy;
     private final List<LocatedBlock> misplaced;
     private final boolean underConstruction;
+    private final int blocks;
 
-    Placement(BlockStoragePolicy policy, List<LocatedBlock> misplaced, boolean underConstruction) {
+    Placement(BlockStoragePolicy policy, List<LocatedBlock> misplaced, boolean underConstruction,
+      int blocks) {
       this.policy = policy;
       this.misplaced = misplaced;
       this.underConstruction = underConstruction;
+      this.blocks = blocks;
+    }
+
+    /** How many blocks the file has. */
+    public int blocks() {
+      return blocks;
     }
 
     public BlockStoragePolicy policy() {
@@ -69,7 +77,8 @@ public final class PlacementCheck {
         }
       }
     }
-    return new Placement(policy, misplaced, blocks.isUnderConstruction());
+    return new Placement(policy, misplaced, blocks.isUnderConstruction(),
+      blocks.locatedBlockCount());
   }
 
   /** The blocks of {@code file} whose replicas are not where its policy wants them. */

@@ -8,9 +8,11 @@ import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,17 +20,19 @@ import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DFSInotifyEventInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.inotify.Event;
 import org.apache.hadoop.hdfs.inotify.EventBatch;
 import org.apache.hadoop.hdfs.inotify.MissingEventsException;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,12 +46,26 @@ import org.slf4j.LoggerFactory;
  * <p>inotify rather than a NameNode audit logger: it runs outside the NameNode (no code on the
  * NameNode's RPC handler threads, no NameNode classpath change), and a transaction id is a
  * resumable position, so a restart of the mover or of the NameNode loses no rename. The last
- * transaction taken in and the accepted files not yet placed are saved in a state file.
+ * transaction taken in and the accepted paths not yet placed are saved in a state file, at most
+ * every {@link HdfsKeys#TIERMOVER_SAVE_INTERVAL_MS}; the saved transaction never passes a rename
+ * missing from the saved paths, so a crash only makes the mover read some edits again.
+ *
+ * <p>Memory is bounded by {@link HdfsKeys#TIERMOVER_MAX_QUEUED}: a renamed directory is one entry
+ * whose files the checker lists in chunks as room frees up (remembering where it is, also in the
+ * state file), and reading renames waits while the bound is reached.
+ *
+ * <p>Threads: one reads the NameNode's edits (and saves the state), one checks the queued paths;
+ * {@link #status()} may be called from any thread. Structural changes of the queue, the
+ * directories' positions and the state snapshot are made under one lock, so a snapshot never holds
+ * a directory position past a file that is not in it.
  */
 public final class TierMover implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TierMover.class);
   private static final int MAX_BATCHES_PER_ROUND = 1_000;
-  private static final long IDLE_SAVE_MS = 2_000;
+  /** How long a full queue waits before looking for room again. */
+  private static final long ROOM_WAIT_MS = 100;
+  /** NameNode listings per turn of one directory, so other due files are not held up long. */
+  private static final int LISTINGS_PER_TURN = 4;
 
   private final DistributedFileSystem dfs;
   private final java.nio.file.Path stateFile;
@@ -57,7 +75,12 @@ public final class TierMover implements Closeable {
   private final long checkMaxMs;
   private final long rerequestMs;
   private final long giveUpMs;
+  private final long recheckMs;
+  private final int maxQueued;
+  private final long saveIntervalMs;
 
+  /** Guards adding and removing entries, {@link #directories}, cursors and state snapshots. */
+  private final Object lock = new Object();
   private final Map<String, Entry> pending = new ConcurrentHashMap<>();
   private final DelayQueue<Entry> due = new DelayQueue<>();
   private final LagSamples moveLag = new LagSamples();
@@ -69,8 +92,18 @@ public final class TierMover implements Closeable {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong gone = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong listed = new AtomicLong();
+  private final AtomicLong saves = new AtomicLong();
+  private final AtomicLong savedBytes = new AtomicLong();
+  private final AtomicLong gaps = new AtomicLong();
+  private final AtomicLong missedTxids = new AtomicLong();
   private final Object saveLock = new Object();
 
+  /** Entries that are directories being listed; under {@link #lock}. */
+  private int directories;
+  private volatile long peakQueued;
+  private volatile long lastGapFirst = -1;
+  private volatile long lastGapLast = -1;
   private volatile long txid;
   private volatile long txidsBehind = -1;
   private volatile boolean running = true;
@@ -94,6 +127,16 @@ public final class TierMover implements Closeable {
       HdfsKeys.TIERMOVER_REREQUEST_MS_DEFAULT);
     this.giveUpMs = nonNegative(conf, HdfsKeys.TIERMOVER_GIVE_UP_MS,
       HdfsKeys.TIERMOVER_GIVE_UP_MS_DEFAULT);
+    this.recheckMs = nonNegative(conf, HdfsKeys.TIERMOVER_RECHECK_MS,
+      HdfsKeys.TIERMOVER_RECHECK_MS_DEFAULT);
+    this.saveIntervalMs = nonNegative(conf, HdfsKeys.TIERMOVER_SAVE_INTERVAL_MS,
+      HdfsKeys.TIERMOVER_SAVE_INTERVAL_MS_DEFAULT);
+    this.maxQueued = conf.getInt(HdfsKeys.TIERMOVER_MAX_QUEUED,
+      HdfsKeys.TIERMOVER_MAX_QUEUED_DEFAULT);
+    if (maxQueued < 1) {
+      throw new IllegalArgumentException(HdfsKeys.TIERMOVER_MAX_QUEUED + " must be at least 1: "
+        + conf.get(HdfsKeys.TIERMOVER_MAX_QUEUED));
+    }
     for (String p : followed) {
       if (!p.startsWith("/")) {
         throw new IllegalArgumentException(HdfsKeys.TIERMOVER_PATHS + " entry '" + p
@@ -102,11 +145,25 @@ public final class TierMover implements Closeable {
     }
     this.txid = state.txid();
     long now = System.currentTimeMillis();
-    state.pending().forEach((path, renamedAt) -> enqueue(path, renamedAt, now));
+    for (TierMoverState.Pending p : state.pending()) {
+      Entry e = enqueue(p.path(), p.renamedAt(), now, now + settleMs);
+      if (p.directory()) {
+        synchronized (lock) {
+          e.directory = true;
+          e.cursor = p.cursor();
+          directories++;
+        }
+      }
+    }
     this.events = new Thread(this::followRenames, "strata-tier-mover-events");
     this.checker = new Thread(this::checkQueued, "strata-tier-mover-checker");
-    events.setDaemon(true);
-    checker.setDaemon(true);
+    for (Thread t : new Thread[] { events, checker }) {
+      t.setDaemon(true);
+      // Both catch what they expect; anything else ends the thread, and that must not be silent.
+      t.setUncaughtExceptionHandler((th, ex) -> LOG.error("Tier mover: thread {} stopped "
+        + "unexpectedly; renames are not followed until the tier mover is restarted (it resumes "
+        + "from its state file {})", th.getName(), stateFile, ex));
+    }
   }
 
   private static long nonNegative(Configuration conf, String key, long dflt) {
@@ -138,7 +195,7 @@ public final class TierMover implements Closeable {
         LOG.info("Tier mover: first start on {}, following renames under {} from transaction {}",
           nameNode, mover.followed, mover.txid);
       } else {
-        LOG.info("Tier mover: resuming on {} from transaction {} with {} files still to place "
+        LOG.info("Tier mover: resuming on {} from transaction {} with {} paths still to place "
           + "(state {})", nameNode, mover.txid, state.pending().size(), stateFile);
       }
       mover.save();
@@ -151,47 +208,101 @@ public final class TierMover implements Closeable {
     return mover;
   }
 
+  /** Where renames are read from: the NameNode's inotify stream, or a test's list. */
+  interface EventSource {
+    EventBatch poll(long time, TimeUnit unit)
+      throws IOException, InterruptedException, MissingEventsException;
+
+    EventBatch poll() throws IOException, InterruptedException, MissingEventsException;
+
+    long txidsBehind();
+  }
+
+  private EventSource open(long from) throws IOException {
+    DFSInotifyEventInputStream s = dfs.getInotifyEventStream(from);
+    return new EventSource() {
+      @Override
+      public EventBatch poll(long time, TimeUnit unit)
+        throws IOException, InterruptedException, MissingEventsException {
+        return s.poll(time, unit);
+      }
+
+      @Override
+      public EventBatch poll() throws IOException, MissingEventsException {
+        return s.poll();
+      }
+
+      @Override
+      public long txidsBehind() {
+        return s.getTxidsBehindEstimate();
+      }
+    };
+  }
+
+  /**
+   * Reads one round: waits up to 500 ms for a batch, then takes in batches while there are some,
+   * fewer than {@code maxBatches} and {@code room} says so. Each batch is handed to
+   * {@code takeIn} as soon as it is read, so a gap found later in the round loses none of them;
+   * the gap is handed to {@code gap} and ends the round (the source goes on after the gap).
+   * Returns the batches taken in.
+   */
+  static int readRound(EventSource source, int maxBatches, BooleanSupplier room,
+    Consumer<EventBatch> takeIn, Consumer<MissingEventsException> gap)
+    throws IOException, InterruptedException {
+    int n = 0;
+    try {
+      EventBatch b = source.poll(500, TimeUnit.MILLISECONDS);
+      while (b != null) {
+        takeIn.accept(b);
+        n++;
+        b = n < maxBatches && room.getAsBoolean() ? source.poll() : null;
+      }
+    } catch (MissingEventsException e) {
+      gap.accept(e);
+    }
+    return n;
+  }
+
   private void followRenames() {
-    DFSInotifyEventInputStream stream = null;
+    EventSource stream = null;
     long lastSave = System.currentTimeMillis();
     long backoffMs = 500;
     boolean outage = false;
+    boolean full = false;
+    long lastFullLog = 0;
     while (running) {
       try {
         if (stream == null) {
-          stream = dfs.getInotifyEventStream(txid);
+          stream = open(txid);
         }
-        EventBatch batch = stream.poll(500, TimeUnit.MILLISECONDS);
-        List<EventBatch> batches = new ArrayList<>();
-        while (batch != null) {
-          batches.add(batch);
-          batch = batches.size() < MAX_BATCHES_PER_ROUND ? stream.poll() : null;
-        }
-        txidsBehind = stream.getTxidsBehindEstimate();
-        if (outage) {
-          LOG.info("Tier mover: reading the NameNode's edits again from transaction {}", txid);
-          outage = false;
-          backoffMs = 500;
-        }
-        for (EventBatch b : batches) {
-          for (Event e : b.getEvents()) {
-            if (e instanceof Event.RenameEvent) {
-              Event.RenameEvent r = (Event.RenameEvent) e;
-              renames.incrementAndGet();
-              accept(r.getDstPath(), r.getTimestamp());
-            }
+        if (pending.size() >= maxQueued) {
+          // The transaction id is a position: waiting here loses nothing while the NameNode
+          // keeps its edits, and holds memory to the bound.
+          long now = System.currentTimeMillis();
+          if (!full && now - lastFullLog >= 60_000) {
+            lastFullLog = now;
+            LOG.info("Tier mover: {} paths queued ({}); reading further renames once some are "
+              + "placed (logged at most once a minute)", pending.size(),
+              HdfsKeys.TIERMOVER_MAX_QUEUED);
           }
-          txid = b.getTxid();
+          full = true;
+          Thread.sleep(ROOM_WAIT_MS);
+        } else {
+          full = false;
+          readRound(stream, MAX_BATCHES_PER_ROUND, () -> pending.size() < maxQueued,
+            this::takeIn, this::recordGap);
+          txidsBehind = stream.txidsBehind();
+          if (outage) {
+            LOG.info("Tier mover: reading the NameNode's edits again from transaction {}", txid);
+            outage = false;
+            backoffMs = 500;
+          }
         }
         long now = System.currentTimeMillis();
-        if (!batches.isEmpty() || (dirty && now - lastSave > IDLE_SAVE_MS)) {
+        if (dirty && now - lastSave >= saveIntervalMs) {
           save();
           lastSave = now;
         }
-      } catch (MissingEventsException e) {
-        LOG.warn("Tier mover: the NameNode no longer has transactions {} to {}; renames in them "
-          + "are not followed. Run 'strata mover -p DIR' on directories renamed in that time",
-          e.getExpectedTxid(), e.getActualTxid() - 1);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -200,11 +311,11 @@ public final class TierMover implements Closeable {
           return;
         }
         if (!outage) {
-          LOG.warn("Tier mover: cannot read edits from the NameNode ({}); retrying from "
-            + "transaction {}, no rename is skipped", e.toString(), txid);
+          LOG.warn("Tier mover: cannot read edits from the NameNode or save {} ({}); retrying "
+            + "from transaction {}, no rename is skipped", stateFile, e.toString(), txid);
           outage = true;
         }
-        // The stream may have read past what was taken in; reopen at the saved position.
+        // The stream may have read past what was taken in; reopen at the position taken in.
         stream = null;
         try {
           Thread.sleep(backoffMs);
@@ -217,6 +328,38 @@ public final class TierMover implements Closeable {
     }
   }
 
+  private void takeIn(EventBatch b) {
+    for (Event e : b.getEvents()) {
+      if (e instanceof Event.RenameEvent) {
+        Event.RenameEvent r = (Event.RenameEvent) e;
+        renames.incrementAndGet();
+        accept(r.getDstPath(), r.getTimestamp());
+      }
+    }
+    // After the renames are queued: a snapshot that sees this position also sees them.
+    txid = b.getTxid();
+    dirty = true;
+  }
+
+  private void recordGap(MissingEventsException e) {
+    long first = e.getExpectedTxid();
+    long last = e.getActualTxid() - 1;
+    long lost = Math.max(0, last - first + 1);
+    gaps.incrementAndGet();
+    missedTxids.addAndGet(lost);
+    lastGapFirst = first;
+    lastGapLast = last;
+    // The stream goes on after the gap; what follows it starts at the next transaction.
+    txid = Math.max(txid, last);
+    dirty = true;
+    LOG.warn("Tier mover: the NameNode no longer has transactions {} to {} ({} transactions, "
+      + "purged before the mover read them); renames in them are NOT followed and files renamed "
+      + "then may stay on their old tier. Recover with 'strata mover -p DIR' on the directories "
+      + "files were renamed into in that time (for an HBase table: 'strata migrate --table "
+      + "TABLE'). Going on from transaction {}. To keep edits for a longer stop, raise "
+      + "dfs.namenode.num.extra.edits.retained", first, last, lost, last + 1);
+  }
+
   private boolean follows(String path) {
     for (String p : followed) {
       if (p.equals("/") || path.equals(p) || path.startsWith(p.endsWith("/") ? p : p + "/")) {
@@ -226,40 +369,35 @@ public final class TierMover implements Closeable {
     return false;
   }
 
-  /** Takes in a renamed file, or the files below a renamed directory. */
-  private void accept(String dst, long renamedAt) throws IOException {
+  /**
+   * Takes in a renamed path. No NameNode call here: the checker finds out whether it is a file
+   * or a directory when it is due, so a rename of a large tree costs the reader nothing.
+   */
+  private void accept(String dst, long renamedAt) {
     if (!follows(dst)) {
       return;
     }
     long now = System.currentTimeMillis();
     eventLag.add(Math.max(0, now - renamedAt));
-    Path path = new Path(dst);
-    FileStatus st;
-    try {
-      st = dfs.getFileStatus(path);
-    } catch (FileNotFoundException e) {
-      gone.incrementAndGet();
-      return;
-    }
-    if (!st.isDirectory()) {
-      enqueue(dst, renamedAt, now);
-      return;
-    }
-    try {
-      RemoteIterator<LocatedFileStatus> it = dfs.listFiles(path, true);
-      while (it.hasNext()) {
-        enqueue(Path.getPathWithoutSchemeAndAuthority(it.next().getPath()).toString(), renamedAt,
-          now);
-      }
-    } catch (FileNotFoundException e) {
-      gone.incrementAndGet();
-    }
+    enqueue(dst, renamedAt, now, now + settleMs);
   }
 
-  private void enqueue(String path, long renamedAt, long now) {
-    Entry e = new Entry(path, renamedAt, now, now + settleMs);
-    pending.put(path, e);
+  private Entry enqueue(String path, long renamedAt, long now, long dueAt) {
+    Entry e = new Entry(path, renamedAt, now, dueAt);
+    synchronized (lock) {
+      add(e);
+    }
     due.add(e);
+    return e;
+  }
+
+  /** Under {@link #lock}. A path renamed again replaces its entry (a directory starts over). */
+  private void add(Entry e) {
+    Entry old = pending.put(e.path, e);
+    if (old != null && old.directory) {
+      directories--;
+    }
+    peakQueued = Math.max(peakQueued, pending.size());
     accepted.incrementAndGet();
     dirty = true;
   }
@@ -277,7 +415,11 @@ public final class TierMover implements Closeable {
         continue;
       }
       try {
-        check(e);
+        if (e.directory) {
+          list(e);
+        } else {
+          check(e);
+        }
       } catch (IOException | RuntimeException ex) {
         if (!running) {
           return;
@@ -290,25 +432,62 @@ public final class TierMover implements Closeable {
 
   private void check(Entry e) throws IOException {
     long now = System.currentTimeMillis();
+    if (!e.file) {
+      HdfsFileStatus st = dfs.getClient().getFileInfo(e.path);
+      if (st == null) {
+        // Deleted, or renamed again: a later rename event covers its new name.
+        finish(e, gone);
+        return;
+      }
+      if (st.isDirectory()) {
+        synchronized (lock) {
+          if (pending.get(e.path) != e) {
+            return;
+          }
+          e.directory = true;
+          directories++;
+          dirty = true;
+        }
+        list(e);
+        return;
+      }
+      if (st.isSymlink()) {
+        finish(e, inPlace);
+        return;
+      }
+      e.file = true;
+    }
     PlacementCheck.Placement p;
     try {
       p = PlacementCheck.inspect(dfs, new Path(e.path));
     } catch (FileNotFoundException gone) {
-      // Deleted, or renamed again: a later rename event covers its new name.
       finish(e, this.gone);
       return;
     }
     if (p.misplaced().isEmpty()) {
+      if (e.placedAt == 0) {
+        e.placedAt = now;
+      }
+      // A storage policy change is no inotify event: a policy set after this look would go
+      // unnoticed, so a file found in place is looked at once more, recheckMs after it was taken
+      // in. A closed file without blocks has nothing to move, whatever its policy becomes.
+      boolean nothingToMove = p.blocks() == 0 && !p.underConstruction();
+      long recheckAt = e.acceptedAt + recheckMs;
+      if (!nothingToMove && now < recheckAt) {
+        reschedule(e, recheckAt - now);
+        return;
+      }
       if (e.lastRequest == 0) {
         finish(e, inPlace);
       } else {
-        moveLag.add(Math.max(0, now - e.renamedAt));
+        moveLag.add(Math.max(0, e.placedAt - e.renamedAt));
         finish(e, moved);
         LOG.debug("Tier mover: {} is on {} {} ms after its rename", e.path, p.policy().getName(),
-          now - e.renamedAt);
+          e.placedAt - e.renamedAt);
       }
       return;
     }
+    e.placedAt = 0;
     if (now - e.acceptedAt > giveUpMs) {
       LOG.warn("Tier mover: {} still has {} of its blocks off policy {} (wants {}, e.g. block {} "
         + "on {}) {} s after its rename; giving up on it. Do the DataNodes have volumes of these "
@@ -328,6 +507,106 @@ public final class TierMover implements Closeable {
     reschedule(e, Math.min(checkMaxMs, checkMs << Math.min(e.checks++, 20)));
   }
 
+  /**
+   * Lists a renamed directory's files into the queue, depth first in name order, as far as the
+   * queue has room, and remembers where it stopped (its cursor, saved with the state).
+   */
+  private void list(Entry e) throws IOException {
+    if (e.frames == null) {
+      e.frames = framesAt(e.path, e.cursor);
+    }
+    DFSClient client = dfs.getClient();
+    int room;
+    synchronized (lock) {
+      room = maxQueued - (pending.size() - directories);
+    }
+    int listings = 0;
+    while (room > 0 && !e.frames.isEmpty() && listings++ < LISTINGS_PER_TURN) {
+      Frame f = e.frames.peek();
+      DirectoryListing l;
+      try {
+        l = client.listPaths(f.dir, f.after, false);
+      } catch (FileNotFoundException gone) {
+        l = null;
+      }
+      long now = System.currentTimeMillis();
+      synchronized (lock) {
+        if (pending.get(e.path) != e) {
+          return;
+        }
+        if (l == null) {
+          // Deleted or renamed away meanwhile; a rename is an event of its own.
+          e.frames.pop();
+          continue;
+        }
+        // Again under the lock: the reader may have queued renames since the last look.
+        room = maxQueued - (pending.size() - directories);
+        if (room <= 0) {
+          break;
+        }
+        HdfsFileStatus[] part = l.getPartialListing();
+        int used = 0;
+        boolean descended = false;
+        for (HdfsFileStatus s : part) {
+          used++;
+          String child = child(f.dir, s.getLocalName());
+          f.after = s.getLocalNameInBytes();
+          if (s.isDirectory()) {
+            e.frames.push(new Frame(child));
+            descended = true;
+            break;
+          }
+          if (s.isSymlink()) {
+            continue;
+          }
+          // The directory already waited the settle time: its files are due now.
+          Entry file = new Entry(child, e.renamedAt, now, now);
+          file.file = true;
+          add(file);
+          due.add(file);
+          e.cursor = child;
+          dirty = true;
+          if (--room <= 0) {
+            break;
+          }
+        }
+        if (!descended && used == part.length && !l.hasMore()) {
+          e.frames.pop();
+        }
+      }
+    }
+    if (e.frames.isEmpty()) {
+      finish(e, listed);
+    } else {
+      reschedule(e, room > 0 ? 0 : ROOM_WAIT_MS);
+    }
+  }
+
+  private static String child(String dir, String name) {
+    return dir.endsWith("/") ? dir + name : dir + "/" + name;
+  }
+
+  /** The listing position of a directory whose last file handed out is {@code cursor}. */
+  static Deque<Frame> framesAt(String root, String cursor) {
+    Deque<Frame> frames = new ArrayDeque<>();
+    frames.push(new Frame(root));
+    String prefix = root.endsWith("/") ? root : root + "/";
+    if (cursor == null || !cursor.startsWith(prefix)) {
+      return frames;
+    }
+    String[] parts = cursor.substring(prefix.length()).split("/");
+    String dir = root;
+    for (int i = 0; i < parts.length; i++) {
+      // Listing resumes after this name; below a directory, after its own last name.
+      frames.peek().after = parts[i].getBytes(StandardCharsets.UTF_8);
+      if (i < parts.length - 1) {
+        dir = child(dir, parts[i]);
+        frames.push(new Frame(dir));
+      }
+    }
+    return frames;
+  }
+
   private void reschedule(Entry e, long delayMs) {
     e.dueAt = System.currentTimeMillis() + delayMs;
     if (running) {
@@ -336,26 +615,50 @@ public final class TierMover implements Closeable {
   }
 
   private void finish(Entry e, AtomicLong outcome) {
-    if (pending.remove(e.path, e)) {
-      outcome.incrementAndGet();
-      dirty = true;
+    synchronized (lock) {
+      if (pending.remove(e.path, e)) {
+        if (e.directory) {
+          directories--;
+        }
+        outcome.incrementAndGet();
+        dirty = true;
+      }
     }
   }
 
   private void save() throws IOException {
     synchronized (saveLock) {
-      dirty = false;
-      Map<String, Long> snapshot = new LinkedHashMap<>();
-      pending.values().forEach(e -> snapshot.put(e.path, e.renamedAt));
-      new TierMoverState(txid, snapshot).save(stateFile);
+      long at;
+      List<TierMoverState.Pending> snapshot = new ArrayList<>();
+      synchronized (lock) {
+        dirty = false;
+        // The position first: every rename up to it is queued already (or finished).
+        at = txid;
+        for (Entry e : pending.values()) {
+          snapshot.add(new TierMoverState.Pending(e.path, e.renamedAt, e.directory,
+            e.directory ? e.cursor : null));
+        }
+      }
+      try {
+        savedBytes.addAndGet(new TierMoverState(at, snapshot).save(stateFile));
+        saves.incrementAndGet();
+      } catch (IOException | RuntimeException ex) {
+        dirty = true;
+        throw ex;
+      }
     }
   }
 
   /** Counters and lags since start. */
   public Status status() {
+    int dirs;
+    synchronized (lock) {
+      dirs = directories;
+    }
     return new Status(txid, txidsBehind, renames.get(), accepted.get(), pending.size(),
       inPlace.get(), moved.get(), failed.get(), gone.get(), requests.get(), moveLag.snapshot(),
-      eventLag.snapshot());
+      eventLag.snapshot(), dirs, listed.get(), peakQueued, gaps.get(), missedTxids.get(),
+      lastGapFirst, lastGapLast, saves.get(), savedBytes.get());
   }
 
   /** Stops following, saves the state, and closes the NameNode connection. */
@@ -372,10 +675,20 @@ public final class TierMover implements Closeable {
     }
     try {
       save();
-      LOG.info("Tier mover stopped at transaction {} with {} files still to place (saved in {})",
+      LOG.info("Tier mover stopped at transaction {} with {} paths still to place (saved in {})",
         txid, pending.size(), stateFile);
     } finally {
       dfs.close();
+    }
+  }
+
+  /** One directory being listed, and the last name taken from it. Checker thread only. */
+  static final class Frame {
+    final String dir;
+    byte[] after = HdfsFileStatus.EMPTY_NAME;
+
+    Frame(String dir) {
+      this.dir = dir;
     }
   }
 
@@ -384,8 +697,15 @@ public final class TierMover implements Closeable {
     final long renamedAt;
     final long acceptedAt;
     volatile long dueAt;
+    /** Checker thread only. */
     long lastRequest;
+    long placedAt;
     int checks;
+    boolean file;
+    Deque<Frame> frames;
+    /** Set under {@link TierMover#lock}. */
+    volatile boolean directory;
+    volatile String cursor;
 
     Entry(String path, long renamedAt, long acceptedAt, long dueAt) {
       this.path = path;
@@ -421,10 +741,27 @@ public final class TierMover implements Closeable {
     public final LagSamples.Snapshot moveLag;
     /** Rename to the mover taking it in. */
     public final LagSamples.Snapshot eventLag;
+    /** Of {@link #queued}: renamed directories whose files are being listed. */
+    public final long directoriesQueued;
+    /** Renamed directories whose files have all been listed. */
+    public final long directoriesListed;
+    /** The most paths queued at once (the memory held), bounded by strata.tiermover.max.queued. */
+    public final long queuedPeak;
+    /** Gaps in the NameNode's edits (purged before they were read): renames there are lost. */
+    public final long gaps;
+    public final long missedTxids;
+    /** The last gap's first and last transaction, -1 without a gap. */
+    public final long lastGapFirstTxid;
+    public final long lastGapLastTxid;
+    /** State file saves and the bytes they wrote. */
+    public final long stateSaves;
+    public final long stateBytesWritten;
 
     Status(long txid, long txidsBehind, long renames, long accepted, long queued,
       long alreadyInPlace, long moved, long failed, long gone, long requests,
-      LagSamples.Snapshot moveLag, LagSamples.Snapshot eventLag) {
+      LagSamples.Snapshot moveLag, LagSamples.Snapshot eventLag, long directoriesQueued,
+      long directoriesListed, long queuedPeak, long gaps, long missedTxids,
+      long lastGapFirstTxid, long lastGapLastTxid, long stateSaves, long stateBytesWritten) {
       this.txid = txid;
       this.txidsBehind = txidsBehind;
       this.renames = renames;
@@ -437,6 +774,15 @@ public final class TierMover implements Closeable {
       this.requests = requests;
       this.moveLag = moveLag;
       this.eventLag = eventLag;
+      this.directoriesQueued = directoriesQueued;
+      this.directoriesListed = directoriesListed;
+      this.queuedPeak = queuedPeak;
+      this.gaps = gaps;
+      this.missedTxids = missedTxids;
+      this.lastGapFirstTxid = lastGapFirstTxid;
+      this.lastGapLastTxid = lastGapLastTxid;
+      this.stateSaves = stateSaves;
+      this.stateBytesWritten = stateBytesWritten;
     }
 
     /** The status as the {@code tier_mover} object of Strata's JSON reports. */
@@ -454,6 +800,15 @@ public final class TierMover implements Closeable {
       n.put("move_requests", requests);
       lagJson(n.putObject("move_lag_ms"), moveLag);
       lagJson(n.putObject("event_lag_ms"), eventLag);
+      n.put("directories_queued", directoriesQueued);
+      n.put("directories_listed", directoriesListed);
+      n.put("queued_peak", queuedPeak);
+      n.put("gaps", gaps);
+      n.put("missed_txids", missedTxids);
+      n.put("last_gap_first_txid", lastGapFirstTxid);
+      n.put("last_gap_last_txid", lastGapLastTxid);
+      n.put("state_saves", stateSaves);
+      n.put("state_bytes_written", stateBytesWritten);
       return n;
     }
 
@@ -466,11 +821,19 @@ public final class TierMover implements Closeable {
 
     @Override
     public String toString() {
-      return String.format(java.util.Locale.ROOT, "transaction %d (%s behind): %d renames, %d "
-        + "files taken in, %d queued, %d moved, %d already in place, %d gone, %d failed; move "
-        + "lag ms p50 %d p99 %d max %d", txid, txidsBehind < 0 ? "?" : Long.toString(txidsBehind),
-        renames, accepted, queued, moved, alreadyInPlace, gone, failed, moveLag.p50, moveLag.p99,
-        moveLag.max);
+      String line = String.format(java.util.Locale.ROOT, "transaction %d (%s behind): %d renames, "
+        + "%d files taken in, %d queued (%d directories being listed, peak %d), %d moved, %d "
+        + "already in place, %d gone, %d failed; move lag ms p50 %d p99 %d max %d", txid,
+        txidsBehind < 0 ? "?" : Long.toString(txidsBehind), renames, accepted, queued,
+        directoriesQueued, queuedPeak, moved, alreadyInPlace, gone, failed, moveLag.p50,
+        moveLag.p99, moveLag.max);
+      if (gaps > 0) {
+        line += String.format(java.util.Locale.ROOT, "; LOST %d transactions in %d gaps (last: "
+          + "transactions %d to %d, purged by the NameNode before they were read): renames then "
+          + "were not followed, run 'strata mover -p DIR' on the directories renamed into",
+          missedTxids, gaps, lastGapFirstTxid, lastGapLastTxid);
+      }
+      return line;
     }
   }
 }
