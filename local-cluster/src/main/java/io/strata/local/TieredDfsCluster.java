@@ -123,7 +123,7 @@ public final class TieredDfsCluster implements Closeable {
         // The namespace is new: an earlier run's position means nothing to it.
         java.nio.file.Path state = new File(config.workDir(), "tier-mover.state").toPath();
         Files.deleteIfExists(state);
-        tierMover = TierMover.start(dfs.getConfiguration(0), dfs.getURI(), state);
+        tierMover = TierMover.start(dfs.getConfiguration(0), dfs.getURI(), state, satisfier);
       }
     } catch (IOException | RuntimeException e) {
       closeQuietly(tierMover);

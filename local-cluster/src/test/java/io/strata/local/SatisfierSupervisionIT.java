@@ -4,20 +4,24 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.mover.FileMover;
 import io.strata.hdfs.mover.PlacementCheck;
 import io.strata.hdfs.sps.CacheRefreshCheck;
 import io.strata.hdfs.sps.InProcessSatisfier;
 import io.strata.hdfs.sps.SatisfierStatus;
+import io.strata.hdfs.tiermover.TierMover;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.ObjectName;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
@@ -159,6 +163,57 @@ public class SatisfierSupervisionIT {
         "no Storage Policy Satisfier is running"));
       assertTrue(errors.toString(), errors.toString().contains("/system/mover.id"));
       assertTrue("said after " + tookMs + " ms", tookMs < 15_000);
+    }
+  }
+
+  /**
+   * The tier mover says when no satisfier runs, does not count the files waiting for one as
+   * failed, and moves them once one starts.
+   */
+  @Test
+  public void tierMoverSaysWhenNoSatisfierRunsAndWaitsForOne() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-tiermover")
+      .blockSizeBytes(1L << 20).startSatisfier(false).startTierMover(false))) {
+      DistributedFileSystem fs = c.fileSystem();
+      fs.mkdirs(new Path("/in"));
+      fs.mkdirs(new Path("/ssd"));
+      fs.setStoragePolicy(new Path("/ssd"), "ALL_SSD");
+      write(fs, new Path("/in/f"), 1 << 20);
+      Configuration conf = new Configuration(c.configuration());
+      conf.setLong(HdfsKeys.TIERMOVER_GIVE_UP_MS, 2_000);
+      java.nio.file.Path state = Files.createTempDirectory("tm").resolve("state");
+      try (TierMover mover = TierMover.start(
+        conf, c.uri(), state)) {
+        fs.rename(new Path("/in/f"), new Path("/ssd/f"));
+        long deadline = System.currentTimeMillis() + 20_000;
+        TierMover.Status st = mover.status();
+        while (System.currentTimeMillis() < deadline && st.requests == 0) {
+          Thread.sleep(200);
+          st = mover.status();
+        }
+        assertTrue(st.toString(), st.requests > 0);
+        assertFalse(st.toString(), st.satisfier.running());
+        assertTrue(st.toString(), st.toString().contains("Storage Policy Satisfier not running"));
+        assertFalse(st.toJson().toString(), st.toJson().get("satisfier").get("running")
+          .asBoolean());
+        Thread.sleep(4_000); // past the give-up time: waiting for a satisfier is no failure
+        st = mover.status();
+        assertEquals(st.toString(), 0, st.failed);
+        assertEquals(st.toString(), 1, st.queued);
+
+        try (InProcessSatisfier sps = InProcessSatisfier.start(c.configuration(), c.uri())) {
+          List<Path> moved = List.of(new Path("/ssd/f"));
+          deadline = System.currentTimeMillis() + 60_000;
+          while (System.currentTimeMillis() < deadline && (mover.status().moved == 0
+            || !mover.status().satisfier.running())) {
+            Thread.sleep(200);
+          }
+          st = mover.status();
+          assertEquals(st.toString(), 1, st.moved);
+          assertTrue(st.toString(), st.satisfier.running());
+          assertOnSsd(fs, moved);
+        }
+      }
     }
   }
 }

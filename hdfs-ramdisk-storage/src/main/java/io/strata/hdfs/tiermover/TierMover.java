@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.mover.PlacementCheck;
+import io.strata.hdfs.sps.MoverIdHolder;
+import io.strata.hdfs.sps.SatisfierHealth;
+import io.strata.hdfs.sps.SatisfierStatus;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -62,6 +65,7 @@ import org.slf4j.LoggerFactory;
 public final class TierMover implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TierMover.class);
   private static final int MAX_BATCHES_PER_ROUND = 1_000;
+  private static final long SATISFIER_CHECK_MS = 5_000;
   /** How long a full queue waits before looking for room again. */
   private static final long ROOM_WAIT_MS = 100;
   /** NameNode listings per turn of one directory, so other due files are not held up long. */
@@ -108,6 +112,14 @@ public final class TierMover implements Closeable {
   private volatile long txidsBehind = -1;
   private volatile boolean running = true;
   private volatile boolean dirty;
+  /** Asked every {@link #SATISFIER_CHECK_MS} by the checker thread. */
+  private SatisfierHealth satisfierHealth;
+  private final long noProgressMs;
+  private volatile SatisfierStatus satisfier;
+  private long satisfierCheckedAt;
+  /** Checker thread only: the first request since a file last moved, 0 for none. */
+  private long requestedSinceMoveAt;
+  private boolean stallReported;
   private final Thread events;
   private final Thread checker;
 
@@ -115,6 +127,8 @@ public final class TierMover implements Closeable {
     TierMoverState state) {
     this.dfs = dfs;
     this.stateFile = stateFile;
+    this.noProgressMs = HdfsKeys.positiveMs(conf, HdfsKeys.MOVE_NO_PROGRESS_MS,
+      HdfsKeys.MOVE_NO_PROGRESS_MS_DEFAULT);
     this.followed = Arrays.asList(conf.getTrimmedStrings(HdfsKeys.TIERMOVER_PATHS,
       HdfsKeys.TIERMOVER_PATHS_DEFAULT));
     this.settleMs = nonNegative(conf, HdfsKeys.TIERMOVER_SETTLE_MS,
@@ -180,6 +194,16 @@ public final class TierMover implements Closeable {
    */
   public static TierMover start(Configuration conf, URI nameNode, java.nio.file.Path stateFile)
     throws IOException {
+    return start(conf, nameNode, stateFile, null);
+  }
+
+  /**
+   * As {@link #start(Configuration, URI, java.nio.file.Path)}, asking {@code satisfier} whether
+   * a Storage Policy Satisfier runs; null asks the NameNode whether its mover id file is held
+   * ({@link MoverIdHolder}).
+   */
+  public static TierMover start(Configuration conf, URI nameNode, java.nio.file.Path stateFile,
+    SatisfierHealth satisfier) throws IOException {
     FileSystem fs = FileSystem.newInstance(nameNode, conf);
     if (!(fs instanceof DistributedFileSystem)) {
       fs.close();
@@ -190,6 +214,8 @@ public final class TierMover implements Closeable {
     try {
       TierMoverState state = TierMoverState.load(stateFile);
       mover = new TierMover(dfs, conf, stateFile, state);
+      mover.satisfierHealth = satisfier != null ? satisfier : new MoverIdHolder(dfs);
+      mover.watchSatisfier(true);
       if (mover.txid == TierMoverState.NO_TXID) {
         mover.txid = dfs.getClient().getNamenode().getCurrentEditLogTxid();
         LOG.info("Tier mover: first start on {}, following renames under {} from transaction {}",
@@ -402,8 +428,52 @@ public final class TierMover implements Closeable {
     dirty = true;
   }
 
+  /**
+   * Looks at the satisfier (at most every {@link #SATISFIER_CHECK_MS} unless {@code now}) and
+   * says when it stops or comes back, and when requests make no progress though one runs.
+   */
+  private void watchSatisfier(boolean now) {
+    long t = System.currentTimeMillis();
+    if (!now && t - satisfierCheckedAt < SATISFIER_CHECK_MS) {
+      return;
+    }
+    satisfierCheckedAt = t;
+    SatisfierStatus s;
+    try {
+      s = satisfierHealth.status();
+    } catch (IOException | RuntimeException e) {
+      // The NameNode does not answer: the checks of the queued files retry and say so.
+      return;
+    }
+    SatisfierStatus before = satisfier;
+    satisfier = s;
+    if (!s.running() && (before == null || before.running())) {
+      LOG.warn("Tier mover: no Storage Policy Satisfier is running for {} ({}); the {} queued "
+        + "paths cannot reach their tier until one runs and are not given up meanwhile: {}",
+        dfs.getUri(), s.where(), pending.size(), MoverIdHolder.howToStart());
+    } else if (s.running() && before != null && !before.running()) {
+      LOG.info("Tier mover: a Storage Policy Satisfier runs for {} again ({})", dfs.getUri(),
+        s.where());
+    }
+    if (s.running() && !stallReported && requestedSinceMoveAt != 0
+      && t - requestedSinceMoveAt > noProgressMs) {
+      LOG.warn("Tier mover: no file has reached its tier for {} s since the Storage Policy "
+        + "Satisfier was asked to move it ({} queued); the satisfier is {}: is it stuck, did it "
+        + "die (a dead process keeps the mover id file until its lease expires), or do the "
+        + "DataNodes lack volumes of the policies' storage types with free space?",
+        (t - requestedSinceMoveAt) / 1000, pending.size(), s);
+      stallReported = true;
+    }
+  }
+
+  private boolean satisfierRunning() {
+    SatisfierStatus s = satisfier;
+    return s == null || s.running();
+  }
+
   private void checkQueued() {
     while (running) {
+      watchSatisfier(false);
       Entry e;
       try {
         e = due.poll(500, TimeUnit.MILLISECONDS);
@@ -482,13 +552,16 @@ public final class TierMover implements Closeable {
       } else {
         moveLag.add(Math.max(0, e.placedAt - e.renamedAt));
         finish(e, moved);
+        requestedSinceMoveAt = 0;
+        stallReported = false;
         LOG.debug("Tier mover: {} is on {} {} ms after its rename", e.path, p.policy().getName(),
           e.placedAt - e.renamedAt);
       }
       return;
     }
     e.placedAt = 0;
-    if (now - e.acceptedAt > giveUpMs) {
+    // A file waiting for a satisfier that does not run is not a failure to place it.
+    if (now - e.acceptedAt > giveUpMs && satisfierRunning()) {
       LOG.warn("Tier mover: {} still has {} of its blocks off policy {} (wants {}, e.g. block {} "
         + "on {}) {} s after its rename; giving up on it. Do the DataNodes have volumes of these "
         + "storage types with free space, and is the Storage Policy Satisfier running? 'strata "
@@ -503,6 +576,9 @@ public final class TierMover implements Closeable {
       dfs.satisfyStoragePolicy(new Path(e.path));
       requests.incrementAndGet();
       e.lastRequest = now;
+      if (requestedSinceMoveAt == 0) {
+        requestedSinceMoveAt = now;
+      }
     }
     reschedule(e, Math.min(checkMaxMs, checkMs << Math.min(e.checks++, 20)));
   }
@@ -658,7 +734,7 @@ public final class TierMover implements Closeable {
     return new Status(txid, txidsBehind, renames.get(), accepted.get(), pending.size(),
       inPlace.get(), moved.get(), failed.get(), gone.get(), requests.get(), moveLag.snapshot(),
       eventLag.snapshot(), dirs, listed.get(), peakQueued, gaps.get(), missedTxids.get(),
-      lastGapFirst, lastGapLast, saves.get(), savedBytes.get());
+      lastGapFirst, lastGapLast, saves.get(), savedBytes.get(), satisfier);
   }
 
   /** Stops following, saves the state, and closes the NameNode connection. */
@@ -756,12 +832,15 @@ public final class TierMover implements Closeable {
     /** State file saves and the bytes they wrote. */
     public final long stateSaves;
     public final long stateBytesWritten;
+    /** The Storage Policy Satisfier as last seen, null before the first look. */
+    public final SatisfierStatus satisfier;
 
     Status(long txid, long txidsBehind, long renames, long accepted, long queued,
       long alreadyInPlace, long moved, long failed, long gone, long requests,
       LagSamples.Snapshot moveLag, LagSamples.Snapshot eventLag, long directoriesQueued,
       long directoriesListed, long queuedPeak, long gaps, long missedTxids,
-      long lastGapFirstTxid, long lastGapLastTxid, long stateSaves, long stateBytesWritten) {
+      long lastGapFirstTxid, long lastGapLastTxid, long stateSaves, long stateBytesWritten,
+      SatisfierStatus satisfier) {
       this.txid = txid;
       this.txidsBehind = txidsBehind;
       this.renames = renames;
@@ -783,6 +862,7 @@ public final class TierMover implements Closeable {
       this.lastGapLastTxid = lastGapLastTxid;
       this.stateSaves = stateSaves;
       this.stateBytesWritten = stateBytesWritten;
+      this.satisfier = satisfier;
     }
 
     /** The status as the {@code tier_mover} object of Strata's JSON reports. */
@@ -809,6 +889,11 @@ public final class TierMover implements Closeable {
       n.put("last_gap_last_txid", lastGapLastTxid);
       n.put("state_saves", stateSaves);
       n.put("state_bytes_written", stateBytesWritten);
+      if (satisfier == null) {
+        n.putNull("satisfier");
+      } else {
+        n.set("satisfier", satisfier.toJson());
+      }
       return n;
     }
 
@@ -827,6 +912,9 @@ public final class TierMover implements Closeable {
         txidsBehind < 0 ? "?" : Long.toString(txidsBehind), renames, accepted, queued,
         directoriesQueued, queuedPeak, moved, alreadyInPlace, gone, failed, moveLag.p50,
         moveLag.p99, moveLag.max);
+      if (satisfier != null && (!satisfier.running() || satisfier.restarts() > 0)) {
+        line += "; Storage Policy Satisfier " + satisfier;
+      }
       if (gaps > 0) {
         line += String.format(java.util.Locale.ROOT, "; LOST %d transactions in %d gaps (last: "
           + "transactions %d to %d, purged by the NameNode before they were read): renames then "
