@@ -49,6 +49,8 @@ typedef struct sr_config {
   uint32_t credits;            /* receive buffers posted per endpoint, >= 4 */
   uint32_t max_message;        /* largest message, >= eager_size */
   uint32_t poll_spin_us;       /* busy-poll time before waiting on the completion channel */
+  uint32_t send_timeout_ms;    /* longest a send waits for the peer's credit, [1, 86400000]: then
+                                  the endpoint closes (SR_ETIMEDOUT) */
 } sr_config;
 
 typedef struct sr_ctx sr_ctx;
@@ -74,7 +76,8 @@ typedef struct sr_callbacks {
   void (*on_established)(sr_ep *ep, void *ep_user);
 } sr_callbacks;
 
-/* Fills `cfg` with the defaults (8192, 64, 4 MiB, 100 us). */
+/* Fills `cfg` with the defaults (8192, 64, 4 MiB, 100 us, 10000 ms). credits x (eager_size + 16)
+ * must stay below 2^31 (the receive pool is one region addressed by 32-bit signed offsets). */
 void sr_config_defaults(sr_config *cfg);
 
 /* Thread-local description of the last error of this thread. */
@@ -111,9 +114,12 @@ int sr_connect(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata, uint
 
 /* Reserves space for a message of `len` bytes in registered memory and returns it in *dst; the
  * caller writes the message there and calls sr_ep_send_commit from the same thread. Waits while
- * the peer has no credit, except on the progress thread (in a callback), which never waits: there
- * the message is copied to a queue that goes out, in order, as credits return. Between begin and
- * commit the endpoint's send lock is held. */
+ * the peer has no credit, at most `send_timeout_ms`: then the endpoint is closed with that cause
+ * (its on_close follows) and SR_ETIMEDOUT returned. On the progress thread (in a callback) it
+ * never waits: the message is copied to a queue that goes out, in order, as credits return; the
+ * queue holds at most max_message + credits x eager_size bytes, and a message that does not fit,
+ * or finds the queue's head older than `send_timeout_ms`, closes the endpoint (SR_ECLOSED).
+ * Between begin and commit the endpoint's send lock is held. */
 int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst);
 int sr_ep_send_commit(sr_ep *ep);
 /* Abandons a begun send (nothing is sent). */

@@ -145,7 +145,8 @@ static jstring JNICALL n_probe(JNIEnv *env, jclass c, jstring device) {
 }
 
 static jlong JNICALL n_create(JNIEnv *env, jclass c, jstring device, jint eager, jint credits,
-                              jint max_message, jint spin_us, jboolean no_cm) {
+                              jint max_message, jint spin_us, jint send_timeout_ms,
+                              jboolean no_cm) {
   sr_config cfg;
   sr_config_defaults(&cfg);
   const char *d = device ? (*env)->GetStringUTFChars(env, device, NULL) : NULL;
@@ -154,6 +155,7 @@ static jlong JNICALL n_create(JNIEnv *env, jclass c, jstring device, jint eager,
   cfg.credits = (uint32_t)credits;
   cfg.max_message = (uint32_t)max_message;
   cfg.poll_spin_us = (uint32_t)spin_us;
+  cfg.send_timeout_ms = (uint32_t)send_timeout_ms;
   sr_ctx *ctx = NULL;
   int rc = sr_ctx_create(&cfg, &callbacks, no_cm ? SR_CTX_NO_CM : 0, &ctx);
   if (d) (*env)->ReleaseStringUTFChars(env, device, d);
@@ -333,7 +335,7 @@ static void JNICALL n_stats(JNIEnv *env, jclass c, jlong ep, jlongArray out) {
 
 static const JNINativeMethod methods[] = {
     {"probe", "(Ljava/lang/String;)Ljava/lang/String;", (void *)n_probe},
-    {"createContext", "(Ljava/lang/String;IIIIZ)J", (void *)n_create},
+    {"createContext", "(Ljava/lang/String;IIIIIZ)J", (void *)n_create},
     {"run", "(JLio/strata/rdma/verbs/NativeCallbacks;)V", (void *)n_run},
     {"stop", "(J)V", (void *)n_stop},
     {"destroyContext", "(J)V", (void *)n_destroy},

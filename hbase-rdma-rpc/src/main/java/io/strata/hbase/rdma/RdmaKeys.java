@@ -1,8 +1,11 @@
 package io.strata.hbase.rdma;
 
+import org.apache.hadoop.conf.Configuration;
+
 /**
- * Configuration keys of the RDMA RPC and its transports, each with its default. Listed in the
- * README's configuration table.
+ * Configuration keys of the RDMA RPC and its transports, each with its default, and the
+ * validating getters of those with bounds (a bad value names its key). Listed in the README's
+ * configuration table. Stateless; thread-safe.
  */
 public final class RdmaKeys {
   private RdmaKeys() {
@@ -48,6 +51,16 @@ public final class RdmaKeys {
    * empty. */
   public static final String NATIVE_LIBRARY = "strata.rdma.native.library";
   public static final String NATIVE_LIBRARY_DEFAULT = "";
+
+  /**
+   * Longest a send waits for the peer's credit (a free receive buffer), ms. A peer that returns
+   * none for that long (it stopped reading: a frozen or hostile client) has its endpoint closed:
+   * the waiting handler is freed, the peer's calls in flight fail and its client retries them
+   * over sockets — as HBase's RPC server drops a connection whose client does not read its
+   * responses. Default 10000; [1, 86400000].
+   */
+  public static final String SEND_TIMEOUT_MS = "strata.rdma.send.timeout.ms";
+  public static final int SEND_TIMEOUT_MS_DEFAULT = 10_000;
 
   /** Connection set-up timeout (address/route resolution and connect), ms. Default 5000. */
   public static final String CONNECT_TIMEOUT_MS = "strata.rdma.connect.timeout.ms";
@@ -140,4 +153,47 @@ public final class RdmaKeys {
    */
   public static final String CLIENT_POLLERS = "strata.rdma.client.pollers";
   public static final int CLIENT_POLLERS_DEFAULT = 0;
+
+  // ---- validating getters ----
+
+  /** {@link #EAGER_THRESHOLD}, in [64, 1 MiB]. */
+  public static int eagerThreshold(Configuration conf) {
+    return range(conf, EAGER_THRESHOLD, EAGER_THRESHOLD_DEFAULT, 64, 1 << 20);
+  }
+
+  /**
+   * {@link #CREDITS}, in [4, 4096] (data needs two credits, and with four neither side can wait
+   * for credits the other owes), with credits x (eager threshold + 16) below 2^31: the receive
+   * buffers are one region addressed by int offsets.
+   */
+  public static int credits(Configuration conf) {
+    int credits = range(conf, CREDITS, CREDITS_DEFAULT, 4, 4096);
+    int eager = eagerThreshold(conf);
+    long pool = (long) credits * (eager + 16);
+    if (pool > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(CREDITS + "=" + credits + " x (" + EAGER_THRESHOLD + "="
+        + eager + " + 16) = " + pool + " bytes of receive buffers per endpoint, above "
+        + Integer.MAX_VALUE + "; lower either");
+    }
+    return credits;
+  }
+
+  /** {@link #MAX_MESSAGE}, in [eager threshold, 1 GiB]. */
+  public static int maxMessage(Configuration conf) {
+    return range(conf, MAX_MESSAGE, MAX_MESSAGE_DEFAULT, eagerThreshold(conf), 1 << 30);
+  }
+
+  /** {@link #SEND_TIMEOUT_MS}, in [1, 86400000]. */
+  public static int sendTimeoutMs(Configuration conf) {
+    return range(conf, SEND_TIMEOUT_MS, SEND_TIMEOUT_MS_DEFAULT, 1, 86_400_000);
+  }
+
+  /** An int key in [min, max]; outside, an error naming the key, its value and the range. */
+  public static int range(Configuration conf, String key, int dflt, int min, int max) {
+    int v = conf.getInt(key, dflt);
+    if (v < min || v > max) {
+      throw new IllegalArgumentException(key + "=" + v + " is outside [" + min + ", " + max + "]");
+    }
+    return v;
+  }
 }

@@ -95,11 +95,24 @@ final class LoopbackEndpoint implements RdmaEndpoint {
     }
   }
 
-  /** Waits for a receive credit of this endpoint, as the sender {@code from}. */
+  /**
+   * Waits for a receive credit of this endpoint, as the sender {@code from}, at most
+   * {@code strata.rdma.send.timeout.ms}: a receiver that returns none for that long (a stuck or
+   * hostile peer) gets its endpoint closed on both sides, as the verbs runtime does, so that the
+   * sending thread (an RPC handler) is not held by one peer.
+   */
   private void acquireCredit(LoopbackEndpoint from) throws IOException {
+    long timeoutMs = from.transport.sendTimeoutMs();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     try {
       while (!receiveCredits.tryAcquire(10, TimeUnit.MILLISECONDS)) {
         from.checkOpen(this);
+        if (System.nanoTime() - deadline > 0) {
+          String why = "peer " + from.remote + " returned no credit for " + timeoutMs
+            + " ms (strata.rdma.send.timeout.ms); endpoint closed";
+          from.kill(why);
+          throw new IOException(why);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -50,6 +50,7 @@ public final class LoopbackTransport implements RdmaTransport {
   private final int credits;
   private final int eagerBytes;
   private final int maxMessage;
+  private final int sendTimeoutMs;
   private final long spinNanos;
   private final boolean inline;
   private final String id = "loopback-" + NEXT_ID.incrementAndGet();
@@ -62,6 +63,7 @@ public final class LoopbackTransport implements RdmaTransport {
     this.credits = positive(conf, RdmaKeys.CREDITS, RdmaKeys.CREDITS_DEFAULT);
     this.eagerBytes = positive(conf, RdmaKeys.EAGER_THRESHOLD, RdmaKeys.EAGER_THRESHOLD_DEFAULT);
     this.maxMessage = positive(conf, RdmaKeys.MAX_MESSAGE, RdmaKeys.MAX_MESSAGE_DEFAULT);
+    this.sendTimeoutMs = RdmaKeys.sendTimeoutMs(conf);
     int spinUs = conf.getInt(RdmaKeys.POLL_SPIN_US, RdmaKeys.POLL_SPIN_US_DEFAULT);
     if (spinUs < 0) {
       throw new IllegalArgumentException(RdmaKeys.POLL_SPIN_US + " must be >= 0, not " + spinUs);
@@ -159,6 +161,10 @@ public final class LoopbackTransport implements RdmaTransport {
 
   void removed(LoopbackEndpoint endpoint) {
     endpoints.remove(endpoint);
+  }
+
+  int sendTimeoutMs() {
+    return sendTimeoutMs;
   }
 
   int credits() {

@@ -16,7 +16,7 @@ final class NativeVerbs {
   static native String probe(String device) throws IOException;
 
   static native long createContext(String device, int eagerSize, int credits, int maxMessage,
-      int pollSpinUs, boolean withoutConnectionManager) throws IOException;
+      int pollSpinUs, int sendTimeoutMs, boolean withoutConnectionManager) throws IOException;
 
   /** Runs the progress loop on the calling thread until {@link #stop}. */
   static native void run(long ctx, NativeCallbacks callbacks);

@@ -54,7 +54,7 @@ public final class VerbsTransport implements RdmaTransport {
     long ctx;
     try {
       ctx = NativeVerbs.createContext(s.device, s.eager, s.credits, s.maxMessage, s.spinUs,
-          withoutDevice);
+          s.sendTimeoutMs, withoutDevice);
     } catch (TransportUnavailableException e) {
       throw e;
     } catch (IllegalArgumentException e) {
@@ -66,8 +66,9 @@ public final class VerbsTransport implements RdmaTransport {
     this.state = new State(ctx, s);
     this.cleanable = CLEANER.register(this, state);
     state.thread.start();
-    LOG.info("verbs transport open on {} (eager {} B, {} credits, max message {} B, poll spin {} us)",
-        devices, s.eager, s.credits, s.maxMessage, s.spinUs);
+    LOG.info("verbs transport open on {} (eager {} B, {} credits, max message {} B, poll spin {} us,"
+        + " send timeout {} ms)", devices, s.eager, s.credits, s.maxMessage, s.spinUs,
+        s.sendTimeoutMs);
   }
 
   private static String probe(String device) throws TransportUnavailableException {
@@ -171,21 +172,16 @@ public final class VerbsTransport implements RdmaTransport {
     final int credits;
     final int maxMessage;
     final int spinUs;
+    final int sendTimeoutMs;
 
     Settings(Configuration conf) {
       device = conf.get(RdmaKeys.DEVICE, RdmaKeys.DEVICE_DEFAULT).trim();
-      eager = range(conf, RdmaKeys.EAGER_THRESHOLD, RdmaKeys.EAGER_THRESHOLD_DEFAULT, 64, 1 << 20);
-      credits = range(conf, RdmaKeys.CREDITS, RdmaKeys.CREDITS_DEFAULT, 4, 4096);
-      maxMessage = range(conf, RdmaKeys.MAX_MESSAGE, RdmaKeys.MAX_MESSAGE_DEFAULT, eager, 1 << 30);
-      spinUs = range(conf, RdmaKeys.POLL_SPIN_US, RdmaKeys.POLL_SPIN_US_DEFAULT, 0, 10_000_000);
-    }
-
-    private static int range(Configuration conf, String key, int dflt, int min, int max) {
-      int v = conf.getInt(key, dflt);
-      if (v < min || v > max) {
-        throw new IllegalArgumentException(key + "=" + v + " is outside [" + min + ", " + max + "]");
-      }
-      return v;
+      eager = RdmaKeys.eagerThreshold(conf);
+      credits = RdmaKeys.credits(conf);
+      maxMessage = RdmaKeys.maxMessage(conf);
+      spinUs = RdmaKeys.range(conf, RdmaKeys.POLL_SPIN_US, RdmaKeys.POLL_SPIN_US_DEFAULT, 0,
+          10_000_000);
+      sendTimeoutMs = RdmaKeys.sendTimeoutMs(conf);
     }
   }
 

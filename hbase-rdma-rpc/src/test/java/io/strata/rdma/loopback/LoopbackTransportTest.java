@@ -158,6 +158,54 @@ public class LoopbackTransportTest {
     assertEquals("3", atServer.messages.poll(5, TimeUnit.SECONDS));
   }
 
+  /**
+   * A peer that stops returning credits (a frozen or hostile client) must not hold the sending
+   * thread: the send fails after strata.rdma.send.timeout.ms and the endpoint closes on both
+   * sides with that cause; other endpoints of the same transports keep working.
+   */
+  @Test(timeout = 30_000)
+  public void sendToAPeerWithholdingCreditsTimesOutAndClosesTheEndpoint() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(RdmaKeys.CREDITS, 2);
+    conf.setInt(RdmaKeys.EAGER_THRESHOLD, 64);
+    conf.setInt(RdmaKeys.MAX_MESSAGE, 4096);
+    conf.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
+    conf.setInt(RdmaKeys.SEND_TIMEOUT_MS, 300);
+    LoopbackTransport sender = new LoopbackTransport(conf);
+    try {
+      Recorder stuck = new Recorder();
+      stuck.hold = new CountDownLatch(1); // never returns its receive buffers
+      Recorder healthy = new Recorder();
+      // the stuck peer holds its transport's completion thread; the healthy one has its own
+      RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> stuck);
+      RdmaListener other = client.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> healthy);
+      Recorder atSender = new Recorder();
+      RdmaEndpoint toStuck = sender.connect(l.localAddress(), utf8("s"), atSender, 1000);
+      RdmaEndpoint toHealthy = sender.connect(other.localAddress(), utf8("ok"), new Recorder(),
+        1000);
+      toStuck.send(utf8("1"));
+      toStuck.send(utf8("2"));
+      long t0 = System.nanoTime();
+      try {
+        toStuck.send(utf8("3"));
+        fail("a send with no credit coming back must fail");
+      } catch (IOException expected) {
+        assertTrue(expected.getMessage(), expected.getMessage().contains(RdmaKeys.SEND_TIMEOUT_MS));
+      }
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertTrue("failed after " + ms + " ms", ms >= 250 && ms < 5_000);
+      assertFalse(toStuck.isOpen());
+      assertTrue(atSender.closed.await(5, TimeUnit.SECONDS));
+      assertTrue(String.valueOf(atSender.cause.get()),
+        atSender.cause.get().getMessage().contains(RdmaKeys.SEND_TIMEOUT_MS));
+      toHealthy.send(utf8("still served"));
+      assertEquals("still served", healthy.messages.poll(5, TimeUnit.SECONDS));
+      stuck.hold.countDown();
+    } finally {
+      sender.close();
+    }
+  }
+
   @Test
   public void acceptorSeesPrivateDataAndMayReject() throws Exception {
     AtomicReference<String> seen = new AtomicReference<>();
