@@ -36,7 +36,10 @@ enum {
   SR_EREJECTED = -6,   /* the peer rejected the connection (or nothing listens there) */
   SR_EUNREACHABLE = -7,/* address/route resolution failed or peer unreachable */
   SR_EWOULDBLOCK = -8, /* connect called on the progress thread */
-  SR_EIO = -9          /* any other verbs / rdma_cm failure */
+  SR_EIO = -9,         /* any other verbs / rdma_cm failure */
+  SR_EAGAIN = -10,     /* sr_ep_send_begin_wait: no credit within the caller's wait; nothing sent,
+                          the endpoint stays open */
+  SR_EMSGSIZE = -11    /* message above sr_ep_max_message; nothing sent, the endpoint stays open */
 };
 
 /* Largest private data a caller passes to sr_connect (RC connect requests carry 56 bytes; one
@@ -121,6 +124,10 @@ int sr_connect(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata, uint
  * or finds the queue's head older than `send_timeout_ms`, closes the endpoint (SR_ECLOSED).
  * Between begin and commit the endpoint's send lock is held. */
 int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst);
+/* sr_ep_send_begin waiting at most min(max_wait_ms, send_timeout_ms) for credit: when the
+ * caller's shorter wait runs out, returns SR_EAGAIN (nothing sent, the endpoint stays open) — a
+ * client call bounded by its own timeout. */
+int sr_ep_send_begin_wait(sr_ep *ep, uint32_t len, uint32_t max_wait_ms, void **dst);
 int sr_ep_send_commit(sr_ep *ep);
 /* Abandons a begun send (nothing is sent). */
 void sr_ep_send_abort(sr_ep *ep);
@@ -134,6 +141,9 @@ void sr_ep_retain(sr_ep *ep);
 /* Drops a user reference; the endpoint is freed once closed and unreferenced. */
 void sr_ep_release(sr_ep *ep);
 int sr_ep_is_open(sr_ep *ep);
+/* Largest message the endpoint carries: the smaller of this side's max_message and the peer's
+ * rendezvous region (exchanged at connect: the accept's private data, the HELLO). */
+uint32_t sr_ep_max_message(sr_ep *ep);
 int sr_ep_peer_addr(sr_ep *ep, struct sockaddr_storage *out);
 /* Base and size of the endpoint's receive regions (0: eager receive pool, 1: rendezvous), valid
  * from on_established / sr_connect until on_close. */

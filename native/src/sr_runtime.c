@@ -69,6 +69,8 @@ const char *sr_strerror(int code) {
     case SR_EREJECTED: return "connection rejected";
     case SR_EUNREACHABLE: return "peer unreachable";
     case SR_EWOULDBLOCK: return "not allowed on the progress thread";
+    case SR_EAGAIN: return "no credit within the caller's wait";
+    case SR_EMSGSIZE: return "message too large for the endpoint";
     default: return "RDMA error";
   }
 }
@@ -1641,15 +1643,21 @@ static int ep_closed_error(sr_ep *ep) {
 }
 
 int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
+  return sr_ep_send_begin_wait(ep, len, UINT32_MAX, dst);
+}
+
+int sr_ep_send_begin_wait(sr_ep *ep, uint32_t len, uint32_t max_wait_ms, void **dst) {
   pthread_mutex_lock(&ep->lock);
-  if (len > ep->max_message || (ep->have_peer && len > ep->peer_rndv_size && len > ep->eager)) {
+  /* The peer's region bounds every message that is not eager for both sides; since it is at
+   * least the peer's eager size, the smaller limit covers both paths. */
+  uint32_t limit = ep->have_peer && ep->peer_rndv_size < ep->max_message ? ep->peer_rndv_size
+                                                                         : ep->max_message;
+  if (len > limit) {
     char w[256];
-    set_err("message of %u bytes to %s exceeds the maximum of %u", len,
-            ep_where(ep, w, sizeof w),
-            ep->have_peer && ep->peer_rndv_size < ep->max_message ? ep->peer_rndv_size
-                                                                  : ep->max_message);
+    set_err("message of %u bytes to %s exceeds the maximum of %u (the smaller of both sides' "
+            "strata.rdma.max.message.bytes)", len, ep_where(ep, w, sizeof w), limit);
     pthread_mutex_unlock(&ep->lock);
-    return SR_EINVAL;
+    return SR_EMSGSIZE;
   }
   int progress = on_progress_thread(ep->ctx);
   int waited = 0;
@@ -1710,9 +1718,11 @@ int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
       *dst = n->data;
       return SR_OK;
     }
+    uint32_t t = ep->ctx->cfg.send_timeout_ms;
+    int callers_wait = max_wait_ms < t;
+    if (callers_wait) t = max_wait_ms;
     if (!waited) {
       clock_gettime(CLOCK_MONOTONIC, &deadline); /* the condition variable's clock */
-      uint32_t t = ep->ctx->cfg.send_timeout_ms;
       deadline.tv_sec += t / 1000;
       deadline.tv_nsec += (long)(t % 1000) * 1000000;
       if (deadline.tv_nsec >= 1000000000) { deadline.tv_sec++; deadline.tv_nsec -= 1000000000; }
@@ -1721,6 +1731,14 @@ int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
     ep->waiters++;
     int wr = pthread_cond_timedwait(&ep->cond, &ep->lock, &deadline);
     ep->waiters--;
+    if (wr == ETIMEDOUT && callers_wait &&
+        !(ep->state == EP_CLOSED || ep->local_close || ep->fail_code)) {
+      char w[256];
+      set_err("no credit from %s within %u ms; nothing sent", ep_where(ep, w, sizeof w), t);
+      ep->stats.credit_waits++;
+      pthread_mutex_unlock(&ep->lock);
+      return SR_EAGAIN;
+    }
     if (wr == ETIMEDOUT && !(ep->state == EP_CLOSED || ep->local_close || ep->fail_code)) {
       /* A peer that withholds credits (or never sent its HELLO, or is frozen) must not hold
        * this thread: close its endpoint, as a socket server drops a client that stops reading. */
@@ -1801,6 +1819,14 @@ int sr_ep_is_open(sr_ep *ep) {
   int open = ep->state == EP_OPEN && !ep->local_close && !ep->fail_code && ep->ctx != NULL;
   pthread_mutex_unlock(&ep->lock);
   return open;
+}
+
+uint32_t sr_ep_max_message(sr_ep *ep) {
+  pthread_mutex_lock(&ep->lock);
+  uint32_t limit = ep->have_peer && ep->peer_rndv_size < ep->max_message ? ep->peer_rndv_size
+                                                                         : ep->max_message;
+  pthread_mutex_unlock(&ep->lock);
+  return limit;
 }
 
 int sr_ep_peer_addr(sr_ep *ep, struct sockaddr_storage *out) {

@@ -468,7 +468,7 @@ static int t_rdma_write_path(void) {
   uint8_t *big = calloc(1, (1u << 20) + 1);
   int rc = sr_ep_send(p.cep, big, (1u << 20) + 1);
   free(big);
-  CHECK(rc == SR_EINVAL && strstr(sr_last_error(), "exceeds the maximum"), "rc %d: %s", rc,
+  CHECK(rc == SR_EMSGSIZE && strstr(sr_last_error(), "exceeds the maximum"), "rc %d: %s", rc,
         sr_last_error());
   CHECK(sr_ep_is_open(p.cep), "a refused message closed the endpoint");
   pair_close(&p);

@@ -58,6 +58,7 @@ public final class LoopbackTransport implements RdmaTransport {
   private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
   private volatile CompletionPoller poller;
   private volatile boolean closed;
+  private volatile boolean frozen;
 
   public LoopbackTransport(Configuration conf) {
     this.credits = positive(conf, RdmaKeys.CREDITS, RdmaKeys.CREDITS_DEFAULT);
@@ -161,6 +162,31 @@ public final class LoopbackTransport implements RdmaTransport {
 
   void removed(LoopbackEndpoint endpoint) {
     endpoints.remove(endpoint);
+  }
+
+  /**
+   * Fault hook: the transport owning the listener at {@code listenerPort} stops (true) or
+   * resumes (false) delivering completions, as a process stopped by SIGSTOP or in a long GC
+   * pause: its endpoints receive nothing and return no credits; messages wait, in order, until
+   * it resumes. Returns whether such a transport exists.
+   */
+  public static boolean freeze(int listenerPort, boolean freeze) {
+    Listener l = LISTENERS.get(listenerPort);
+    if (l == null) {
+      return false;
+    }
+    LoopbackTransport t = l.transport;
+    t.frozen = freeze;
+    if (!freeze) {
+      for (LoopbackEndpoint e : t.endpoints) {
+        e.thaw();
+      }
+    }
+    return true;
+  }
+
+  boolean frozen() {
+    return frozen;
   }
 
   int sendTimeoutMs() {

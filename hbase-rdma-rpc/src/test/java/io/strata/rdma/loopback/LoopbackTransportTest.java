@@ -8,6 +8,8 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.rdma.transport.MessageTooLargeException;
+import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
 import io.strata.rdma.transport.RdmaReceiver;
@@ -203,6 +205,53 @@ public class LoopbackTransportTest {
       stuck.hold.countDown();
     } finally {
       sender.close();
+    }
+  }
+
+  /**
+   * Sides with different strata.rdma.max.message.bytes: each endpoint carries the smaller limit
+   * (as verbs, whose peer's rendezvous region is only that large); a larger message is refused
+   * with MessageTooLargeException, nothing sent, the endpoint left open.
+   */
+  @Test
+  public void endpointLimitIsTheSmallerOfBothSides() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(RdmaKeys.CREDITS, 2);
+    conf.setInt(RdmaKeys.EAGER_THRESHOLD, 64);
+    conf.setInt(RdmaKeys.MAX_MESSAGE, 1024); // the server's (setUp) is 4096
+    conf.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
+    LoopbackTransport small = new LoopbackTransport(conf);
+    try {
+      Recorder atServer = new Recorder();
+      Recorder atSmall = new Recorder();
+      BlockingQueue<RdmaEndpoint> accepted = new LinkedBlockingQueue<>();
+      RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), new RdmaAcceptor() {
+        @Override
+        public RdmaReceiver accept(InetSocketAddress peer, ByteBuffer privateData) {
+          return atServer;
+        }
+
+        @Override
+        public void established(RdmaEndpoint endpoint) {
+          accepted.add(endpoint);
+        }
+      });
+      RdmaEndpoint c = small.connect(l.localAddress(), ByteBuffer.allocate(0), atSmall, 1000);
+      RdmaEndpoint s = accepted.poll(5, TimeUnit.SECONDS);
+      assertNotNull(s);
+      assertEquals(1024, c.maxMessageSize());
+      assertEquals("the server side learns the client's smaller limit", 1024, s.maxMessageSize());
+      try {
+        s.send(utf8("y".repeat(2000)));
+        fail("a 2000-byte message to a side whose limit is 1024 was sent");
+      } catch (MessageTooLargeException expected) {
+        assertTrue(expected.getMessage(), expected.getMessage().contains(RdmaKeys.MAX_MESSAGE));
+      }
+      assertTrue("a refused message leaves the endpoint open", s.isOpen() && c.isOpen());
+      s.send(utf8("z".repeat(1000)));
+      assertEquals("z".repeat(1000), atSmall.messages.poll(5, TimeUnit.SECONDS));
+    } finally {
+      small.close();
     }
   }
 
