@@ -115,6 +115,24 @@ public final class RdmaKeys {
   public static final long TOKEN_TTL_MS_DEFAULT = 30_000;
 
   /**
+   * RDMA endpoints a RegionServer holds at once: connected ones plus offers whose token is
+   * outstanding. Each pins its registered memory (about 1 MiB of buffers + 2 x
+   * {@code strata.rdma.max.message.bytes} with the defaults: ~9 MiB), so this bounds what clients
+   * can make the server lock. An offer above the cap is refused and that client stays on sockets
+   * (it asks again after {@code strata.rdma.client.retry.ms}). Default 128.
+   */
+  public static final String SERVER_MAX_ENDPOINTS = "strata.rdma.server.max.endpoints";
+  public static final int SERVER_MAX_ENDPOINTS_DEFAULT = 128;
+
+  /**
+   * RDMA endpoints (connected, or offered with the token outstanding) one user may hold on a
+   * RegionServer, so that one user cannot take every endpoint. Default 32.
+   */
+  public static final String SERVER_MAX_ENDPOINTS_PER_USER =
+    "strata.rdma.server.max.endpoints.per.user";
+  public static final int SERVER_MAX_ENDPOINTS_PER_USER_DEFAULT = 32;
+
+  /**
    * Milliseconds a client waits after its endpoint to a RegionServer failed (or could not be set
    * up) before it tries again; meanwhile calls to that server go over sockets. Default 10000.
    */
@@ -181,6 +199,17 @@ public final class RdmaKeys {
   /** {@link #MAX_MESSAGE}, in [eager threshold, 1 GiB]. */
   public static int maxMessage(Configuration conf) {
     return range(conf, MAX_MESSAGE, MAX_MESSAGE_DEFAULT, eagerThreshold(conf), 1 << 30);
+  }
+
+  /** {@link #SERVER_MAX_ENDPOINTS}, in [0, 65536] (0: no endpoint is offered). */
+  public static int serverMaxEndpoints(Configuration conf) {
+    return range(conf, SERVER_MAX_ENDPOINTS, SERVER_MAX_ENDPOINTS_DEFAULT, 0, 65_536);
+  }
+
+  /** {@link #SERVER_MAX_ENDPOINTS_PER_USER}, in [0, 65536]. */
+  public static int serverMaxEndpointsPerUser(Configuration conf) {
+    return range(conf, SERVER_MAX_ENDPOINTS_PER_USER, SERVER_MAX_ENDPOINTS_PER_USER_DEFAULT, 0,
+      65_536);
   }
 
   /** {@link #SEND_TIMEOUT_MS}, in [1, 86400000]. */

@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.ipc;
 
 import io.strata.hbase.rdma.EndpointOffer;
+import io.strata.hbase.rdma.EndpointRefusedException;
 import io.strata.hbase.rdma.EndpointTokens;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.rdma.transport.RdmaEndpoint;
@@ -126,7 +127,14 @@ class HybridRpcConnection extends NettyRpcConnection {
     IOException unwrapped = error instanceof RemoteException
       ? ((RemoteException) error).unwrapRemoteException()
       : error instanceof IOException ? (IOException) error : new IOException(error);
-    if (isUnknownService(error, unwrapped)) {
+    if (isRemote(error, unwrapped, EndpointRefusedException.class)) {
+      // The server is at its endpoint cap: a clean refusal, not a failure.
+      retryAtMs = EnvironmentEdgeManager.currentTime() + client.retryMs();
+      RdmaRpcMetrics.counter("client.offers.refused").increment();
+      LOG.info("RegionServer {} refused an RDMA endpoint ({}): {} calls to it use sockets, asking "
+        + "again in {} ms", remoteId.getAddress(), unwrapped.getMessage(), client.routed(),
+        client.retryMs());
+    } else if (isRemote(error, unwrapped, UnknownProtocolException.class)) {
       noEndpoint = true;
       RdmaRpcMetrics.counter("client.offers.refused").increment();
       LOG.info("RegionServer {} has no RDMA endpoint (a stock RegionServer, or its transport is "
@@ -140,13 +148,14 @@ class HybridRpcConnection extends NettyRpcConnection {
     settingUp.set(false);
   }
 
-  private static boolean isUnknownService(Throwable error, IOException unwrapped) {
-    if (unwrapped instanceof UnknownProtocolException) {
+  private static boolean isRemote(Throwable error, IOException unwrapped,
+    Class<? extends IOException> type) {
+    if (type.isInstance(unwrapped)) {
       return true;
     }
     Throwable t = error;
     while (t != null) {
-      if (t instanceof RemoteException && UnknownProtocolException.class.getName()
+      if (t instanceof RemoteException && type.getName()
         .equals(((RemoteException) t).getClassName())) {
         return true;
       }
