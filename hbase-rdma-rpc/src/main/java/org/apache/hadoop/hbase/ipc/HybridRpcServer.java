@@ -7,6 +7,7 @@ import io.strata.hbase.rdma.RateLimitedLog;
 import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.hbase.rdma.RdmaTransports;
+import io.strata.hbase.rdma.RpcProtection;
 import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
@@ -86,8 +87,13 @@ public class HybridRpcServer extends NettyRpcServer {
     this.maxEndpoints = RdmaKeys.serverMaxEndpoints(conf);
     this.maxEndpointsPerUser = RdmaKeys.serverMaxEndpointsPerUser(conf);
     RdmaRpcMetrics.register();
+    String unprotected = RpcProtection.whyNoEndpoint(conf, true);
     // Masters and servers without ClientService have no Get/Put to serve over RDMA.
     if (clientService == null || server instanceof HMaster) {
+      this.transport = null;
+    } else if (unprotected != null) {
+      LOG.warn("No RDMA endpoint for RPC server {}: {}; Get, Mutate and Multi stay on the "
+        + "protected socket", name, unprotected);
       this.transport = null;
     } else {
       this.transport = RdmaTransports.create(conf, "RPC server " + name).orElse(null);
@@ -270,7 +276,7 @@ public class HybridRpcServer extends NettyRpcServer {
         }
         throw new EndpointRefusedException(refused + ": calls stay on sockets");
       }
-      return tokens.issue(new Grant(user, header));
+      return tokens.issue(new Grant(user, header, call.getRemoteAddress()));
     }
   }
 
@@ -301,10 +307,37 @@ public class HybridRpcServer extends NettyRpcServer {
   static final class Grant {
     final User user;
     final ConnectionHeader header;
+    /** The socket peer that asked for the token: only it may redeem the token. */
+    final InetAddress peer;
 
-    Grant(User user, ConnectionHeader header) {
+    Grant(User user, ConnectionHeader header, InetAddress peer) {
       this.user = user;
       this.header = header;
+      this.peer = peer;
+    }
+  }
+
+  /**
+   * Whether a connection request from {@code requester} may redeem a token asked for by the
+   * socket peer {@code granted}: the same address, or — for a client on this very host whose
+   * socket came over loopback while the endpoint listens on the RDMA device's address
+   * ({@code strata.rdma.bind.address=auto}) — any address of this host.
+   */
+  static boolean samePeer(InetAddress granted, InetAddress requester) {
+    if (granted == null || requester == null) {
+      return false;
+    }
+    if (granted.equals(requester)) {
+      return true;
+    }
+    if (!granted.isLoopbackAddress()) {
+      return false;
+    }
+    try {
+      return requester.isLoopbackAddress()
+        || NetworkInterface.getByInetAddress(requester) != null;
+    } catch (java.net.SocketException e) {
+      return false;
     }
   }
 
@@ -312,6 +345,16 @@ public class HybridRpcServer extends NettyRpcServer {
     @Override
     public RdmaReceiver accept(InetSocketAddress peer, ByteBuffer privateData) {
       Grant grant = tokens.redeem(privateData);
+      if (grant != null && !samePeer(grant.peer, peer.getAddress())) {
+        RdmaRpcMetrics.counter("server.endpoints.rejected").increment();
+        long held = refusedRequests.tryLog();
+        if (held >= 0) {
+          LOG.warn("Refused an RDMA connection request from {}: its token was issued to {}, "
+            + "another peer (a token works only for the host that asked for it){}", peer,
+            grant.peer, held > 0 ? " (" + held + " more refused since the last such line)" : "");
+        }
+        return null;
+      }
       if (grant == null) {
         RdmaRpcMetrics.counter("server.endpoints.rejected").increment();
         // A peer retrying in a loop must not fill the log: one line per 10 s.
