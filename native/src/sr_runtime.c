@@ -349,6 +349,7 @@ struct sr_ctx {
 
   atomic_int stop;
   atomic_int running;
+  atomic_int connects; /* sr_connect calls under way: sr_ctx_destroy waits for them */
   pthread_t runner;
   sr_ctx_stats stats;
 };
@@ -414,7 +415,12 @@ int sr_probe_devices(const char *want, char *buf, size_t buflen) {
   if (buflen) buf[0] = 0;
   struct ibv_device **list = ibv_get_device_list(&num);
   if (list == NULL) { /* no devices or no uverbs: never pass NULL to ibv_free_device_list */
-    set_err("no RDMA device (ibv_get_device_list: %s)", strerror(errno ? errno : ENODEV));
+    int err = errno ? errno : ENODEV;
+    if (want && *want) /* the operator configured a device: name it */
+      set_err("RDMA device '%s' not found: no RDMA device (ibv_get_device_list: %s)", want,
+              strerror(err));
+    else
+      set_err("no RDMA device (ibv_get_device_list: %s)", strerror(err));
     return 0;
   }
   for (int i = 0; i < num; i++) {
@@ -443,7 +449,7 @@ int sr_probe_devices(const char *want, char *buf, size_t buflen) {
     if (want && *want)
       set_err("RDMA device '%s' not found (%d other device(s))", want, num);
     else
-      set_err("no RDMA device");
+      set_err("no RDMA device (ibv_get_device_list found none)");
     return 0;
   }
   if (active == 0) set_err("no active port on RDMA device(s): %s", buf);
@@ -1065,7 +1071,7 @@ static void handle_recv(sr_ep *ep, uint32_t idx, const struct ibv_wc *wc) {
   /* Nothing in the message is trusted before the protocol check: a violation (bad HELLO values,
    * data before HELLO, credits or acknowledgements never granted, lengths beyond the buffers)
    * closes this endpoint alone, with the violation as its cause. */
-  char why[200];
+  char why[sizeof tls_err];
   wire_hdr h;
   memset(&h, 0, sizeof h);
   pthread_mutex_lock(&ep->lock);
@@ -1460,6 +1466,9 @@ int sr_ctx_run(sr_ctx *ctx) {
 
 void sr_ctx_destroy(sr_ctx *ctx) {
   if (!ctx) return;
+  /* A connect that started before the stop may still use the context: its wait ends when the
+   * loop's shutdown fails its endpoint, or at its timeout. */
+  while (atomic_load(&ctx->connects) > 0) usleep(1000);
   if (ctx->all_eps || ctx->listeners || ctx->ep_reqs || ctx->lst_reqs) shutdown_all(ctx);
   while (ctx->devs) {
     sr_dev *d = ctx->devs;
@@ -1556,8 +1565,29 @@ void sr_listener_close(sr_listener *lst) {
   }
 }
 
+static int connect_in_ctx(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata,
+                          uint32_t pdata_len, uint32_t timeout_ms, void *user, sr_ep **out);
+
 int sr_connect(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata, uint32_t pdata_len,
                uint32_t timeout_ms, void *user, sr_ep **out) {
+  /* Counted under the context's lock, after the stop check: sr_ctx_destroy cannot free the
+   * context under a connect in flight. */
+  pthread_mutex_lock(&ctx->lock);
+  int stopping = atomic_load(&ctx->stop);
+  if (!stopping) atomic_fetch_add(&ctx->connects, 1);
+  pthread_mutex_unlock(&ctx->lock);
+  if (stopping) {
+    char a[80];
+    set_err("connect to %s: the transport is closed", addr_str(addr, a, sizeof a));
+    return SR_ECLOSED;
+  }
+  int rc = connect_in_ctx(ctx, addr, pdata, pdata_len, timeout_ms, user, out);
+  atomic_fetch_sub(&ctx->connects, 1);
+  return rc;
+}
+
+static int connect_in_ctx(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata,
+                          uint32_t pdata_len, uint32_t timeout_ms, void *user, sr_ep **out) {
   char a[80];
   addr_str(addr, a, sizeof a);
   if (!ctx->ch) { set_err("context opened without rdma_cm"); return SR_ENODEV; }

@@ -233,8 +233,7 @@ static int t_unknown_device(void) {
   char buf[256];
   int n = sr_probe_devices("strata_no_such_dev0", buf, sizeof buf);
   CHECK(n == 0, "probe of a missing device returned %d", n);
-  CHECK(strstr(sr_last_error(), "strata_no_such_dev0") || strstr(sr_last_error(), "no RDMA"),
-        "message: %s", sr_last_error());
+  CHECK(strstr(sr_last_error(), "strata_no_such_dev0") != NULL, "message: %s", sr_last_error());
   sr_config c = small_config();
   c.device = "strata_no_such_dev0";
   sr_ctx *ctx = NULL;

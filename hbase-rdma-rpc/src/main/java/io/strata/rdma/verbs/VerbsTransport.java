@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -132,12 +133,18 @@ public final class VerbsTransport implements RdmaTransport {
     VerbsEndpoint ep = new VerbsEndpoint(state, id, new InetSocketAddress(ip, address.getPort()),
         receiver, null);
     state.endpoints.put(id, ep);
+    // Held across the native connect: the progress thread frees the context only once no
+    // connect is under way (a close racing a connect must not free what it uses).
+    state.contextLock.readLock().lock();
     try {
+      state.checkOpen();
       ep.attach(NativeVerbs.connect(state.ctx, ip.getHostAddress(), address.getPort(), pdata,
           timeout, id));
     } catch (IOException | RuntimeException e) {
       state.endpoints.remove(id);
       throw e;
+    } finally {
+      state.contextLock.readLock().unlock();
     }
     return ep;
   }
@@ -196,6 +203,8 @@ public final class VerbsTransport implements RdmaTransport {
     final AtomicLong ids = new AtomicLong();
     final Map<Long, VerbsEndpoint> endpoints = new ConcurrentHashMap<>();
     final Map<Long, VerbsListener> listeners = new ConcurrentHashMap<>();
+    /** Read: a native call using the context is under way; write: the context is freed. */
+    final ReentrantReadWriteLock contextLock = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
     State(long ctx, Settings settings) {
@@ -209,7 +218,13 @@ public final class VerbsTransport implements RdmaTransport {
       try {
         NativeVerbs.run(ctx, this);
       } finally {
-        NativeVerbs.destroyContext(ctx); // the loop's owner frees the context once it returned
+        closed = true;
+        contextLock.writeLock().lock();
+        try {
+          NativeVerbs.destroyContext(ctx); // the loop's owner frees the context once it returned
+        } finally {
+          contextLock.writeLock().unlock();
+        }
       }
     }
 

@@ -62,6 +62,11 @@ class HybridRpcConnection extends NettyRpcConnection {
         return;
       }
       RdmaRpcMetrics.counter("client.fallback.before.send").increment();
+      if (!r.isOpen() && rdma == r) {
+        // Dead but still installed (it closed before its close could uninstall it): drop it,
+        // so that a new endpoint is set up after the retry delay instead of never.
+        dropDead(r);
+      }
     } else {
       maybeSetUp();
     }
@@ -179,6 +184,11 @@ class HybridRpcConnection extends NettyRpcConnection {
         return;
       }
       rdma = r;
+      if (!e.isOpen()) {
+        // Closed between connect and here: its close found nothing installed to remove.
+        dropDead(r);
+        return;
+      }
       client.endpointUp(r);
       RdmaRpcMetrics.counter("client.endpoints.connected").increment();
       LOG.info("{} calls to RegionServer {} go over its {}", client.routed(),
@@ -205,6 +215,18 @@ class HybridRpcConnection extends NettyRpcConnection {
       LOG.warn("RDMA endpoint to RegionServer {} failed ({}): calls in flight are retried, "
         + "calls go over sockets, new endpoint in {} ms", remoteId.getAddress(),
         cause.getMessage(), client.retryMs());
+    }
+  }
+
+  /**
+   * Uninstalls an endpoint whose close (already reported by {@link #endpointClosed}) came before
+   * it was installed; the next routed call after the retry delay sets a new one up.
+   */
+  private void dropDead(RdmaClientEndpoint r) {
+    client.endpointDown(r);
+    if (rdma == r) {
+      rdma = null;
+      retryAtMs = EnvironmentEdgeManager.currentTime() + client.retryMs();
     }
   }
 

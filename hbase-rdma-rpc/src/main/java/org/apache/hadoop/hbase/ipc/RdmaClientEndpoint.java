@@ -195,6 +195,11 @@ final class RdmaClientEndpoint implements RdmaReceiver {
     }
   }
 
+  boolean isOpen() {
+    RdmaEndpoint e = endpoint;
+    return e != null && e.isOpen();
+  }
+
   TransportCounters counters() {
     RdmaEndpoint e = endpoint;
     return e == null ? null : e.counters();
