@@ -122,9 +122,68 @@ public class EndpointCapsIT {
     }
   }
 
+  /**
+   * A peer with a valid token that sends fuzzed frames (random lengths and bytes, truncated
+   * headers), five endpoints in a row: the server keeps serving — each new endpoint is accepted,
+   * and a hybrid client's calls over an endpoint work afterwards.
+   */
+  @Test(timeout = 120_000)
+  public void fuzzedFramesCloseOnlyThatEndpoint() throws Exception {
+    Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
+    User mallory = User.createUserForTesting(conf, "mallory", new String[0]);
+    java.util.Random random = new java.util.Random(42);
+    try (LoopbackTransport t = new LoopbackTransport(conf)) {
+      for (int round = 0; round < 5; round++) {
+        java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        RdmaEndpoint e = null;
+        for (long end = System.currentTimeMillis() + 30_000; e == null;) {
+          try {
+            e = offerAndConnect(t, conf, mallory, closed);
+          } catch (IOException capped) { // the previous rounds' endpoints are still closing
+            assertTrue(String.valueOf(capped), System.currentTimeMillis() < end);
+            Thread.sleep(100);
+          }
+        }
+        try {
+          for (int i = 0; i < 50 && e.isOpen(); i++) {
+            byte[] junk = new byte[random.nextInt(64)];
+            random.nextBytes(junk);
+            if (junk.length > 4 && random.nextBoolean()) {
+              junk[0] = 0; // a plausible length prefix with garbage after it
+            }
+            e.send(ByteBuffer.wrap(junk));
+          }
+        } catch (IOException closedMeanwhile) {
+          // the server closed it while we were sending
+        }
+        // As on a socket, a frame that does not parse closes the endpoint, and one that parses
+        // into an unknown call gets an error response; either way the peer is not served more.
+        e.close();
+        assertTrue("round " + round + ": the endpoint did not close",
+          closed.await(30, java.util.concurrent.TimeUnit.SECONDS));
+      }
+    }
+    TableName name = TableName.valueOf("after-fuzz");
+    try (Connection admin = ConnectionFactory.createConnection(cluster.clientConf())) {
+      RpcTestSupport.createTable(admin, name);
+    }
+    try (Connection c = ConnectionFactory.createConnection(conf); Table table = c.getTable(name)) {
+      RoutedCallChecks.connectEndpoint(table);
+      long rdma = RdmaRpcMetrics.count("client.Get.rdma");
+      table.get(new Get(Bytes.toBytes("warm-up")));
+      assertEquals("the server still serves endpoint calls", rdma + 1,
+        RdmaRpcMetrics.count("client.Get.rdma"));
+    }
+  }
+
   /** Asks for an offer over an authenticated socket connection as {@code user}, then connects. */
   private static RdmaEndpoint offerAndConnect(LoopbackTransport t, Configuration conf, User user)
     throws Exception {
+    return offerAndConnect(t, conf, user, null);
+  }
+
+  private static RdmaEndpoint offerAndConnect(LoopbackTransport t, Configuration conf, User user,
+    java.util.concurrent.CountDownLatch closed) throws Exception {
     ServerName sn = cluster.regionServer().getServerName();
     EndpointOffer offer;
     try (NettyRpcClient sockets = new NettyRpcClient(conf)) {
@@ -139,7 +198,17 @@ public class EndpointCapsIT {
         throw new IOException(e.getCause() == null ? e : e.getCause());
       }
     }
-    return t.connect(offer.address(), EndpointTokens.privateData(offer.token()), NOTHING, 1000);
+    RdmaReceiver receiver = closed == null ? NOTHING : new RdmaReceiver() {
+      @Override
+      public void onMessage(RdmaEndpoint endpoint, ByteBuffer message) {
+      }
+
+      @Override
+      public void onClose(RdmaEndpoint endpoint, IOException cause) {
+        closed.countDown();
+      }
+    };
+    return t.connect(offer.address(), EndpointTokens.privateData(offer.token()), receiver, 1000);
   }
 
   private static final RdmaReceiver NOTHING = new RdmaReceiver() {
