@@ -36,7 +36,10 @@ enum {
   SR_EREJECTED = -6,   /* the peer rejected the connection (or nothing listens there) */
   SR_EUNREACHABLE = -7,/* address/route resolution failed or peer unreachable */
   SR_EWOULDBLOCK = -8, /* connect called on the progress thread */
-  SR_EIO = -9          /* any other verbs / rdma_cm failure */
+  SR_EIO = -9,         /* any other verbs / rdma_cm failure */
+  SR_EAGAIN = -10,     /* sr_ep_send_begin_wait: no credit within the caller's wait; nothing sent,
+                          the endpoint stays open */
+  SR_EMSGSIZE = -11    /* message above sr_ep_max_message; nothing sent, the endpoint stays open */
 };
 
 /* Largest private data a caller passes to sr_connect (RC connect requests carry 56 bytes; one
@@ -49,6 +52,8 @@ typedef struct sr_config {
   uint32_t credits;            /* receive buffers posted per endpoint, >= 4 */
   uint32_t max_message;        /* largest message, >= eager_size */
   uint32_t poll_spin_us;       /* busy-poll time before waiting on the completion channel */
+  uint32_t send_timeout_ms;    /* longest a send waits for the peer's credit, [1, 86400000]: then
+                                  the endpoint closes (SR_ETIMEDOUT) */
 } sr_config;
 
 typedef struct sr_ctx sr_ctx;
@@ -74,7 +79,8 @@ typedef struct sr_callbacks {
   void (*on_established)(sr_ep *ep, void *ep_user);
 } sr_callbacks;
 
-/* Fills `cfg` with the defaults (8192, 64, 4 MiB, 100 us). */
+/* Fills `cfg` with the defaults (8192, 64, 4 MiB, 100 us, 10000 ms). credits x (eager_size + 16)
+ * must stay below 2^31 (the receive pool is one region addressed by 32-bit signed offsets). */
 void sr_config_defaults(sr_config *cfg);
 
 /* Thread-local description of the last error of this thread. */
@@ -111,10 +117,17 @@ int sr_connect(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata, uint
 
 /* Reserves space for a message of `len` bytes in registered memory and returns it in *dst; the
  * caller writes the message there and calls sr_ep_send_commit from the same thread. Waits while
- * the peer has no credit, except on the progress thread (in a callback), which never waits: there
- * the message is copied to a queue that goes out, in order, as credits return. Between begin and
- * commit the endpoint's send lock is held. */
+ * the peer has no credit, at most `send_timeout_ms`: then the endpoint is closed with that cause
+ * (its on_close follows) and SR_ETIMEDOUT returned. On the progress thread (in a callback) it
+ * never waits: the message is copied to a queue that goes out, in order, as credits return; the
+ * queue holds at most max_message + credits x eager_size bytes, and a message that does not fit,
+ * or finds the queue's head older than `send_timeout_ms`, closes the endpoint (SR_ECLOSED).
+ * Between begin and commit the endpoint's send lock is held. */
 int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst);
+/* sr_ep_send_begin waiting at most min(max_wait_ms, send_timeout_ms) for credit: when the
+ * caller's shorter wait runs out, returns SR_EAGAIN (nothing sent, the endpoint stays open) — a
+ * client call bounded by its own timeout. */
+int sr_ep_send_begin_wait(sr_ep *ep, uint32_t len, uint32_t max_wait_ms, void **dst);
 int sr_ep_send_commit(sr_ep *ep);
 /* Abandons a begun send (nothing is sent). */
 void sr_ep_send_abort(sr_ep *ep);
@@ -128,6 +141,9 @@ void sr_ep_retain(sr_ep *ep);
 /* Drops a user reference; the endpoint is freed once closed and unreferenced. */
 void sr_ep_release(sr_ep *ep);
 int sr_ep_is_open(sr_ep *ep);
+/* Largest message the endpoint carries: the smaller of this side's max_message and the peer's
+ * rendezvous region (exchanged at connect: the accept's private data, the HELLO). */
+uint32_t sr_ep_max_message(sr_ep *ep);
 int sr_ep_peer_addr(sr_ep *ep, struct sockaddr_storage *out);
 /* Base and size of the endpoint's receive regions (0: eager receive pool, 1: rendezvous), valid
  * from on_established / sr_connect until on_close. */

@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "strata_rdma.h"
+#include "sr_wire.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -68,6 +69,8 @@ const char *sr_strerror(int code) {
     case SR_EREJECTED: return "connection rejected";
     case SR_EUNREACHABLE: return "peer unreachable";
     case SR_EWOULDBLOCK: return "not allowed on the progress thread";
+    case SR_EAGAIN: return "no credit within the caller's wait";
+    case SR_EMSGSIZE: return "message too large for the endpoint";
     default: return "RDMA error";
   }
 }
@@ -105,27 +108,107 @@ static uint64_t now_ns(void) {
 /* ------------------------------------------------------------------------------------------ */
 /* wire                                                                                        */
 
-enum { MSG_DATA = 1, MSG_RNDV = 2, MSG_CREDIT = 3, MSG_HELLO = 4 };
-
-typedef struct wire_hdr {
-  uint8_t type;
-  uint8_t rndv_acks;  /* rendezvous regions of the receiver of this message now free */
-  uint16_t credits;   /* credits returned */
-  uint32_t len;       /* payload bytes */
-  uint64_t reserved;
-} wire_hdr;
+enum { MSG_DATA = SR_MSG_DATA, MSG_RNDV = SR_MSG_RNDV, MSG_CREDIT = SR_MSG_CREDIT,
+       MSG_HELLO = SR_MSG_HELLO };
+typedef sr_wire_hdr wire_hdr;
+typedef sr_wire_params wire_params;
 #define HDR_SIZE ((uint32_t)sizeof(wire_hdr))
+#define WIRE_MAGIC SR_WIRE_MAGIC
 
-#define WIRE_MAGIC 0x53524431u /* "SRD1" */
-typedef struct wire_params {
-  uint32_t magic;
-  uint32_t credits;    /* receives posted for the peer */
-  uint32_t eager_size; /* payload bytes per receive buffer */
-  uint32_t rndv_size;  /* bytes of the rendezvous region */
-  uint64_t rndv_addr;
-  uint32_t rndv_rkey;
-  uint32_t reserved;
-} wire_params;
+int sr_wire_check_params(const sr_wire_params *p, char *why, size_t whylen) {
+  if (p->magic != SR_WIRE_MAGIC) {
+    snprintf(why, whylen, "speaks another protocol (magic %08x)", p->magic);
+    return -1;
+  }
+  if (p->credits < SR_MIN_CREDITS || p->credits > SR_MAX_CREDITS) {
+    snprintf(why, whylen, "announced %u credits, outside [%u, %u]", p->credits, SR_MIN_CREDITS,
+             SR_MAX_CREDITS);
+    return -1;
+  }
+  if (p->eager_size < SR_MIN_EAGER || p->eager_size > SR_MAX_EAGER) {
+    snprintf(why, whylen, "announced an eager size of %u bytes, outside [%u, %u]", p->eager_size,
+             SR_MIN_EAGER, SR_MAX_EAGER);
+    return -1;
+  }
+  if (p->rndv_size < p->eager_size || p->rndv_size > SR_MAX_MESSAGE) {
+    snprintf(why, whylen, "announced a rendezvous region of %u bytes, outside [%u, %u]",
+             p->rndv_size, p->eager_size, SR_MAX_MESSAGE);
+    return -1;
+  }
+  return 0;
+}
+
+int sr_wire_check(const sr_wire_state *s, const void *msg, uint32_t byte_len, char *why,
+                  size_t whylen) {
+  wire_hdr h;
+  if (byte_len < HDR_SIZE) {
+    snprintf(why, whylen, "message of %u bytes, shorter than the %u-byte header", byte_len,
+             HDR_SIZE);
+    return -1;
+  }
+  memcpy(&h, msg, HDR_SIZE);
+  uint32_t granted = s->peer_credits;
+  int32_t held = s->send_credits;
+  uint32_t tokens = s->rndv_tokens;
+  switch (h.type) {
+    case MSG_HELLO: {
+      wire_params p;
+      if (!s->accepted) {
+        snprintf(why, whylen, "HELLO sent to the connecting side");
+        return -1;
+      }
+      if (s->have_peer) {
+        snprintf(why, whylen, "second HELLO");
+        return -1;
+      }
+      if (byte_len < HDR_SIZE + sizeof p || h.len != sizeof p) {
+        snprintf(why, whylen, "HELLO of %u bytes (length field %u), not %u", byte_len, h.len,
+                 (unsigned)(HDR_SIZE + sizeof p));
+        return -1;
+      }
+      memcpy(&p, (const char *)msg + HDR_SIZE, sizeof p);
+      if (sr_wire_check_params(&p, why, whylen) != 0) return -1;
+      granted = p.credits;
+      held = 0;
+      tokens = 1;
+      break;
+    }
+    case MSG_DATA:
+    case MSG_RNDV:
+    case MSG_CREDIT:
+      if (!s->have_peer) {
+        snprintf(why, whylen, "message of type %u before HELLO", h.type);
+        return -1;
+      }
+      if (h.type == MSG_DATA && (h.len > s->eager || HDR_SIZE + h.len > byte_len)) {
+        snprintf(why, whylen, "data message with a length field of %u in %u bytes (eager size %u)",
+                 h.len, byte_len, s->eager);
+        return -1;
+      }
+      if (h.type == MSG_RNDV && h.len > s->max_message) {
+        snprintf(why, whylen, "rendezvous message of %u bytes above the %u-byte region", h.len,
+                 s->max_message);
+        return -1;
+      }
+      break;
+    default:
+      snprintf(why, whylen, "unknown message type %u", h.type);
+      return -1;
+  }
+  /* A peer returns only credits it was given and acknowledges only the one rendezvous transfer
+   * that can be outstanding: more would let it overrun the receive queue or the region. */
+  if ((int64_t)held + h.credits > (int64_t)granted) {
+    snprintf(why, whylen, "returned %u credits with %d held of the %u it granted", h.credits, held,
+             granted);
+    return -1;
+  }
+  if (tokens + h.rndv_acks > 1) {
+    snprintf(why, whylen, "acknowledged %u rendezvous transfers, at most %u outstanding",
+             h.rndv_acks, 1 - (tokens > 1 ? 1 : tokens));
+    return -1;
+  }
+  return 0;
+}
 
 /* wr_id: slot (20 bits) | generation (12 bits) | kind (4 bits) | index (28 bits) */
 enum { WR_RECV = 1, WR_SEND = 2 };
@@ -139,6 +222,7 @@ static uint64_t make_wr_id(uint32_t slot, uint32_t gen, uint32_t kind, uint32_t 
 
 typedef struct pending {
   struct pending *next;
+  uint64_t queued_ns;
   uint32_t len;
   char data[];
 } pending;
@@ -182,6 +266,8 @@ struct sr_ep {
   int close_notified;     /* on_close delivered */
   int established_notified;
   int connect_code;       /* for sr_connect: result */
+  int fail_code;          /* closing for a cause found on a user thread (send timeout, queue) */
+  int cq_reserved;        /* completion-queue entries reserved on ep->dev */
   char cause[384];
 
   /* buffers */
@@ -199,6 +285,7 @@ struct sr_ep {
 
   /* peer */
   int have_peer;
+  uint32_t peer_credits;
   uint32_t peer_eager, peer_rndv_size, peer_rndv_rkey;
   uint64_t peer_rndv_addr;
 
@@ -218,6 +305,7 @@ struct sr_ep {
 
   /* messages sent on the progress thread while no credit was free: they go out first, in order */
   struct pending *pend_head, *pend_tail;
+  size_t pend_bytes, pend_limit;
 
   sr_ep_stats stats;
 
@@ -261,6 +349,7 @@ struct sr_ctx {
 
   atomic_int stop;
   atomic_int running;
+  atomic_int connects; /* sr_connect calls under way: sr_ctx_destroy waits for them */
   pthread_t runner;
   sr_ctx_stats stats;
 };
@@ -285,6 +374,7 @@ void sr_config_defaults(sr_config *cfg) {
   cfg->credits = 64;
   cfg->max_message = 4u << 20;
   cfg->poll_spin_us = 100;
+  cfg->send_timeout_ms = 10000;
 }
 
 static int check_config(const sr_config *cfg) {
@@ -301,6 +391,17 @@ static int check_config(const sr_config *cfg) {
             cfg->eager_size);
     return SR_EINVAL;
   }
+  /* The receive pool is one region whose offsets reach Java as signed 32-bit ints. */
+  if ((uint64_t)cfg->credits * (cfg->eager_size + HDR_SIZE) > INT32_MAX) {
+    set_err("credits %u x (eager size %u + %u) = %llu bytes of receive buffers per endpoint, "
+            "above 2147483647", cfg->credits, cfg->eager_size, HDR_SIZE,
+            (unsigned long long)cfg->credits * (cfg->eager_size + HDR_SIZE));
+    return SR_EINVAL;
+  }
+  if (cfg->send_timeout_ms < 1 || cfg->send_timeout_ms > 86400000) {
+    set_err("send timeout %u ms out of range [1, 86400000]", cfg->send_timeout_ms);
+    return SR_EINVAL;
+  }
   if (cfg->poll_spin_us > 10000000) {
     set_err("poll spin %u us above 10 s", cfg->poll_spin_us);
     return SR_EINVAL;
@@ -314,7 +415,12 @@ int sr_probe_devices(const char *want, char *buf, size_t buflen) {
   if (buflen) buf[0] = 0;
   struct ibv_device **list = ibv_get_device_list(&num);
   if (list == NULL) { /* no devices or no uverbs: never pass NULL to ibv_free_device_list */
-    set_err("no RDMA device (ibv_get_device_list: %s)", strerror(errno ? errno : ENODEV));
+    int err = errno ? errno : ENODEV;
+    if (want && *want) /* the operator configured a device: name it */
+      set_err("RDMA device '%s' not found: no RDMA device (ibv_get_device_list: %s)", want,
+              strerror(err));
+    else
+      set_err("no RDMA device (ibv_get_device_list: %s)", strerror(err));
     return 0;
   }
   for (int i = 0; i < num; i++) {
@@ -343,7 +449,7 @@ int sr_probe_devices(const char *want, char *buf, size_t buflen) {
     if (want && *want)
       set_err("RDMA device '%s' not found (%d other device(s))", want, num);
     else
-      set_err("no RDMA device");
+      set_err("no RDMA device (ibv_get_device_list found none)");
     return 0;
   }
   if (active == 0) set_err("no active port on RDMA device(s): %s", buf);
@@ -476,6 +582,8 @@ static sr_ep *ep_new(sr_ctx *ctx, void *user) {
   ep->bufsz = HDR_SIZE + ctx->cfg.eager_size;
   ep->max_message = ctx->cfg.max_message;
   ep->threshold = ep->R / 2;
+  /* progress-thread sends queue at most one rendezvous message and a window of eager ones */
+  ep->pend_limit = (size_t)ctx->cfg.max_message + (size_t)ep->R * ep->eager;
   atomic_fetch_add(&live_objects, 1);
   pthread_mutex_lock(&ctx->lock);
   ep->next_all = ctx->all_eps;
@@ -538,6 +646,7 @@ static int ep_setup_resources(sr_ep *ep) {
   if (!d) return SR_ENODEV;
   if (dev_reserve_cq(d, (int)(ep->R + ep->S + 2)) != SR_OK) return SR_ENOMEM;
   ep->dev = d;
+  ep->cq_reserved = 1; /* returned by ep_teardown whether or not the QP is ever created */
   int rc = table_add(ctx, ep);
   if (rc) return rc;
 
@@ -591,11 +700,13 @@ static void ep_fill_params(sr_ep *ep, wire_params *p) {
 
 /* Takes the peer's parameters; lock held. */
 static int ep_take_params(sr_ep *ep, const wire_params *p) {
-  if (p->magic != WIRE_MAGIC || p->credits < 1 || p->eager_size < 64) {
+  char why[160];
+  if (sr_wire_check_params(p, why, sizeof why) != 0) {
     char w[256];
-    set_err("%s speaks another protocol (magic %08x)", ep_where(ep, w, sizeof w), p->magic);
+    set_err("protocol violation by %s: %s", ep_where(ep, w, sizeof w), why);
     return SR_EIO;
   }
+  ep->peer_credits = p->credits;
   ep->peer_eager = p->eager_size;
   ep->peer_rndv_size = p->rndv_size;
   ep->peer_rndv_addr = p->rndv_addr;
@@ -672,6 +783,7 @@ static void drain_pending(sr_ep *ep) {
     memcpy(rndv ? ep->rndv_out : ep->send_pool + (size_t)slot * ep->bufsz + HDR_SIZE, n->data,
            n->len);
     ep->pend_head = n->next;
+    ep->pend_bytes -= n->len;
     if (!ep->pend_head) {
       ep->pend_tail = NULL;
       if (ep->waiters) pthread_cond_broadcast(&ep->cond);
@@ -748,9 +860,10 @@ static void ep_teardown(sr_ep *ep) {
   ep->qp = NULL;
   pthread_cond_broadcast(&ep->cond);
   pthread_mutex_unlock(&ep->lock);
-  if (qp) {
-    rdma_destroy_qp(id);
-    if (ep->dev) ep->dev->cq_used -= (int)(ep->R + ep->S + 2);
+  if (qp) rdma_destroy_qp(id);
+  if (ep->cq_reserved && ep->dev) {
+    ep->dev->cq_used -= (int)(ep->R + ep->S + 2);
+    ep->cq_reserved = 0;
   }
   if (ep->recv_mr) ibv_dereg_mr(ep->recv_mr);
   if (ep->send_mr) ibv_dereg_mr(ep->send_mr);
@@ -802,18 +915,37 @@ void sr_ep_close(sr_ep *ep) {
   queue_ep_request(ctx, ep);
 }
 
+/* Closes the endpoint for a cause found on a user thread or in a callback (a send that waited
+ * out send_timeout_ms, a full send queue): sends fail from now on, and the progress thread
+ * closes it with `cause`, which on_close reports. Lock held; released on return. */
+static void ep_fail_async_and_unlock(sr_ep *ep, int code, const char *cause) {
+  sr_ctx *ctx = ep->ctx;
+  int first = ep->fail_code == 0 && !ep->local_close && ep->state != EP_CLOSED;
+  if (first) {
+    ep->fail_code = code;
+    snprintf(ep->cause, sizeof ep->cause, "%s", cause);
+    pthread_cond_broadcast(&ep->cond);
+  }
+  pthread_mutex_unlock(&ep->lock);
+  if (first && ctx) queue_ep_request(ctx, ep);
+}
+
 /* A close request reached the progress thread. */
 static void handle_close_request(sr_ep *ep) {
   pthread_mutex_lock(&ep->lock);
   int state = ep->state;
   int disconnected = ep->disconnect_sent;
+  int code = ep->local_close ? 0 : ep->fail_code;
+  char cause[sizeof ep->cause];
+  snprintf(cause, sizeof cause, "%s", ep->cause);
   pthread_mutex_unlock(&ep->lock);
   if (state == EP_OPEN) {
-    ep_mark_closed(ep, 0, NULL); /* sends the disconnect; teardown on DISCONNECTED */
+    /* sends the disconnect; teardown on DISCONNECTED */
+    ep_mark_closed(ep, code, code ? cause : NULL);
   } else if (state == EP_CLOSED && disconnected) {
     /* teardown follows the DISCONNECTED event */
   } else if (ep->id != NULL || state != EP_CLOSED) {
-    ep_mark_closed(ep, SR_ECLOSED, NULL);
+    ep_mark_closed(ep, code ? code : SR_ECLOSED, code ? cause : NULL);
     ep_teardown(ep);
   }
 }
@@ -930,42 +1062,50 @@ static void mark_established(sr_ep *ep) {
 static void handle_recv(sr_ep *ep, uint32_t idx, const struct ibv_wc *wc) {
   sr_ctx *ctx = ep->ctx;
   char w[256];
-  if (idx >= ep->R || wc->byte_len < HDR_SIZE) {
-    ep_fail(ep, SR_EIO, "malformed message (%u bytes) from %s", wc->byte_len,
-            ep_where(ep, w, sizeof w));
+  if (idx >= ep->R || wc->byte_len > ep->bufsz) {
+    ep_fail(ep, SR_EIO, "protocol violation by %s: receive %u of %u bytes; endpoint closed",
+            ep_where(ep, w, sizeof w), idx, wc->byte_len);
     return;
   }
   char *buf = ep->recv_pool + (size_t)idx * ep->bufsz;
+  /* Nothing in the message is trusted before the protocol check: a violation (bad HELLO values,
+   * data before HELLO, credits or acknowledgements never granted, lengths beyond the buffers)
+   * closes this endpoint alone, with the violation as its cause. */
+  char why[sizeof tls_err];
   wire_hdr h;
-  memcpy(&h, buf, HDR_SIZE);
-  if (ep->state == EP_ACCEPTING && h.type != MSG_HELLO) mark_established(ep);
+  memset(&h, 0, sizeof h);
   pthread_mutex_lock(&ep->lock);
-  ep->send_credits += h.credits;
-  ep->rndv_tokens += h.rndv_acks;
-  if ((h.credits || h.rndv_acks) && ep->waiters) pthread_cond_broadcast(&ep->cond);
-  int deliver = ep->state == EP_OPEN && !ep->local_close;
-  int bad = 0;
-  if (h.type == MSG_HELLO) {
-    wire_params p;
-    if (wc->byte_len < HDR_SIZE + sizeof p) bad = 1;
-    else {
+  sr_wire_state ws = {.accepted = ep->accepted, .have_peer = ep->have_peer,
+                      .peer_credits = ep->peer_credits, .send_credits = ep->send_credits,
+                      .rndv_tokens = ep->rndv_tokens, .eager = ep->eager,
+                      .max_message = ep->max_message};
+  int bad = sr_wire_check(&ws, buf, wc->byte_len, why, sizeof why) != 0;
+  if (!bad) {
+    memcpy(&h, buf, HDR_SIZE);
+    if (h.type == MSG_HELLO) {
+      wire_params p;
       memcpy(&p, buf + HDR_SIZE, sizeof p);
-      if (ep_take_params(ep, &p) != SR_OK) bad = 2;
+      if (ep_take_params(ep, &p) != SR_OK) {
+        snprintf(why, sizeof why, "%s", sr_last_error());
+        bad = 1;
+      }
     }
-  } else if (h.type == MSG_DATA) {
-    if (h.len > ep->eager || HDR_SIZE + h.len > wc->byte_len) bad = 1;
-  } else if (h.type == MSG_RNDV) {
-    if (h.len > ep->max_message) bad = 1;
-  } else if (h.type != MSG_CREDIT) {
-    bad = 1;
+  }
+  if (!bad) {
+    ep->send_credits += h.credits;
+    ep->rndv_tokens += h.rndv_acks;
+    if ((h.credits || h.rndv_acks) && ep->waiters) pthread_cond_broadcast(&ep->cond);
   }
   pthread_mutex_unlock(&ep->lock);
   if (bad) {
-    ep_fail(ep, SR_EIO, "%s from %s (type %u, %u bytes)",
-            bad == 2 ? sr_last_error() : "malformed message", ep_where(ep, w, sizeof w), h.type,
-            h.len);
+    ep_fail(ep, SR_EIO, "protocol violation by %s: %s; endpoint closed",
+            ep_where(ep, w, sizeof w), why);
     return;
   }
+  if (ep->state == EP_ACCEPTING && h.type != MSG_HELLO) mark_established(ep);
+  pthread_mutex_lock(&ep->lock);
+  int deliver = ep->state == EP_OPEN && !ep->local_close && !ep->fail_code;
+  pthread_mutex_unlock(&ep->lock);
   if (deliver && (h.type == MSG_DATA || h.type == MSG_RNDV)) {
     ep->stats.msgs_received++;
     ep->stats.bytes_received += h.len;
@@ -1326,6 +1466,9 @@ int sr_ctx_run(sr_ctx *ctx) {
 
 void sr_ctx_destroy(sr_ctx *ctx) {
   if (!ctx) return;
+  /* A connect that started before the stop may still use the context: its wait ends when the
+   * loop's shutdown fails its endpoint, or at its timeout. */
+  while (atomic_load(&ctx->connects) > 0) usleep(1000);
   if (ctx->all_eps || ctx->listeners || ctx->ep_reqs || ctx->lst_reqs) shutdown_all(ctx);
   while (ctx->devs) {
     sr_dev *d = ctx->devs;
@@ -1422,8 +1565,29 @@ void sr_listener_close(sr_listener *lst) {
   }
 }
 
+static int connect_in_ctx(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata,
+                          uint32_t pdata_len, uint32_t timeout_ms, void *user, sr_ep **out);
+
 int sr_connect(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata, uint32_t pdata_len,
                uint32_t timeout_ms, void *user, sr_ep **out) {
+  /* Counted under the context's lock, after the stop check: sr_ctx_destroy cannot free the
+   * context under a connect in flight. */
+  pthread_mutex_lock(&ctx->lock);
+  int stopping = atomic_load(&ctx->stop);
+  if (!stopping) atomic_fetch_add(&ctx->connects, 1);
+  pthread_mutex_unlock(&ctx->lock);
+  if (stopping) {
+    char a[80];
+    set_err("connect to %s: the transport is closed", addr_str(addr, a, sizeof a));
+    return SR_ECLOSED;
+  }
+  int rc = connect_in_ctx(ctx, addr, pdata, pdata_len, timeout_ms, user, out);
+  atomic_fetch_sub(&ctx->connects, 1);
+  return rc;
+}
+
+static int connect_in_ctx(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata,
+                          uint32_t pdata_len, uint32_t timeout_ms, void *user, sr_ep **out) {
   char a[80];
   addr_str(addr, a, sizeof a);
   if (!ctx->ch) { set_err("context opened without rdma_cm"); return SR_ENODEV; }
@@ -1502,26 +1666,34 @@ int sr_connect(sr_ctx *ctx, const struct sockaddr *addr, const void *pdata, uint
 
 static int ep_closed_error(sr_ep *ep) {
   char w[256];
-  if (ep->local_close) set_err("endpoint to %s is closed", ep_where(ep, w, sizeof w));
+  if (ep->fail_code && !ep->local_close) set_err("endpoint closed: %s", ep->cause);
+  else if (ep->local_close) set_err("endpoint to %s is closed", ep_where(ep, w, sizeof w));
   else set_err("endpoint closed: %s", ep->cause[0] ? ep->cause : "closed");
   return SR_ECLOSED;
 }
 
 int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
+  return sr_ep_send_begin_wait(ep, len, UINT32_MAX, dst);
+}
+
+int sr_ep_send_begin_wait(sr_ep *ep, uint32_t len, uint32_t max_wait_ms, void **dst) {
   pthread_mutex_lock(&ep->lock);
-  if (len > ep->max_message || (ep->have_peer && len > ep->peer_rndv_size && len > ep->eager)) {
+  /* The peer's region bounds every message that is not eager for both sides; since it is at
+   * least the peer's eager size, the smaller limit covers both paths. */
+  uint32_t limit = ep->have_peer && ep->peer_rndv_size < ep->max_message ? ep->peer_rndv_size
+                                                                         : ep->max_message;
+  if (len > limit) {
     char w[256];
-    set_err("message of %u bytes to %s exceeds the maximum of %u", len,
-            ep_where(ep, w, sizeof w),
-            ep->have_peer && ep->peer_rndv_size < ep->max_message ? ep->peer_rndv_size
-                                                                  : ep->max_message);
+    set_err("message of %u bytes to %s exceeds the maximum of %u (the smaller of both sides' "
+            "strata.rdma.max.message.bytes)", len, ep_where(ep, w, sizeof w), limit);
     pthread_mutex_unlock(&ep->lock);
-    return SR_EINVAL;
+    return SR_EMSGSIZE;
   }
   int progress = on_progress_thread(ep->ctx);
   int waited = 0;
+  struct timespec deadline = {0, 0};
   for (;;) {
-    if (ep->state == EP_CLOSED || ep->local_close || ep->ctx == NULL) {
+    if (ep->state == EP_CLOSED || ep->local_close || ep->ctx == NULL || ep->fail_code) {
       int rc = ep_closed_error(ep);
       pthread_mutex_unlock(&ep->lock);
       return rc;
@@ -1541,7 +1713,25 @@ int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
       return SR_OK; /* lock held until commit */
     }
     if (progress) {
-      /* never wait on the progress thread: queue a copy, sent when credits come back */
+      /* never wait on the progress thread: queue a copy, sent when credits come back. The queue
+       * is bounded in bytes and in age: a peer that stops returning credits closes its endpoint
+       * instead of growing the server's memory. */
+      char w[256], cause[384];
+      uint64_t now = now_ns();
+      uint64_t timeout_ns = (uint64_t)ep->ctx->cfg.send_timeout_ms * 1000000ull;
+      if (ep->pend_bytes + len > ep->pend_limit ||
+          (ep->pend_head && now - ep->pend_head->queued_ns > timeout_ns)) {
+        snprintf(cause, sizeof cause,
+                 "%s returned no credit for %u ms with %zu bytes of messages queued (limit %zu, "
+                 "%u ms: strata.rdma.send.timeout.ms); endpoint closed",
+                 ep_where(ep, w, sizeof w),
+                 ep->pend_head ? (unsigned)((now - ep->pend_head->queued_ns) / 1000000) : 0u,
+                 ep->pend_bytes, ep->pend_limit, ep->ctx->cfg.send_timeout_ms);
+        set_err("%s", cause);
+        ep_fail_async_and_unlock(ep, SR_ETIMEDOUT, cause);
+        set_err("endpoint closed: %s", cause);
+        return SR_ECLOSED;
+      }
       pending *n = malloc(sizeof *n + len);
       if (!n) {
         set_err("out of memory queueing a %u-byte message", len);
@@ -1549,6 +1739,7 @@ int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
         return SR_ENOMEM;
       }
       n->next = NULL;
+      n->queued_ns = now;
       n->len = len;
       ep->sending = 1;
       ep->cur_len = len;
@@ -1557,10 +1748,39 @@ int sr_ep_send_begin(sr_ep *ep, uint32_t len, void **dst) {
       *dst = n->data;
       return SR_OK;
     }
+    uint32_t t = ep->ctx->cfg.send_timeout_ms;
+    int callers_wait = max_wait_ms < t;
+    if (callers_wait) t = max_wait_ms;
+    if (!waited) {
+      clock_gettime(CLOCK_MONOTONIC, &deadline); /* the condition variable's clock */
+      deadline.tv_sec += t / 1000;
+      deadline.tv_nsec += (long)(t % 1000) * 1000000;
+      if (deadline.tv_nsec >= 1000000000) { deadline.tv_sec++; deadline.tv_nsec -= 1000000000; }
+    }
     waited = 1;
     ep->waiters++;
-    pthread_cond_wait(&ep->cond, &ep->lock);
+    int wr = pthread_cond_timedwait(&ep->cond, &ep->lock, &deadline);
     ep->waiters--;
+    if (wr == ETIMEDOUT && callers_wait &&
+        !(ep->state == EP_CLOSED || ep->local_close || ep->fail_code)) {
+      char w[256];
+      set_err("no credit from %s within %u ms; nothing sent", ep_where(ep, w, sizeof w), t);
+      ep->stats.credit_waits++;
+      pthread_mutex_unlock(&ep->lock);
+      return SR_EAGAIN;
+    }
+    if (wr == ETIMEDOUT && !(ep->state == EP_CLOSED || ep->local_close || ep->fail_code)) {
+      /* A peer that withholds credits (or never sent its HELLO, or is frozen) must not hold
+       * this thread: close its endpoint, as a socket server drops a client that stops reading. */
+      char w[256], cause[384];
+      snprintf(cause, sizeof cause,
+               "%s returned no credit for %u ms (strata.rdma.send.timeout.ms); endpoint closed",
+               ep_where(ep, w, sizeof w), ep->ctx->cfg.send_timeout_ms);
+      ep->stats.credit_waits++;
+      ep_fail_async_and_unlock(ep, SR_ETIMEDOUT, cause);
+      set_err("%s", cause);
+      return SR_ETIMEDOUT;
+    }
   }
 }
 
@@ -1590,6 +1810,7 @@ int sr_ep_send_commit(sr_ep *ep) {
     if (ep->pend_tail) ep->pend_tail->next = n;
     else ep->pend_head = n;
     ep->pend_tail = n;
+    ep->pend_bytes += n->len;
   } else {
     rc = ep_post_message(ep, ep->cur_slot, ep->cur_len, ep->cur_rndv);
   }
@@ -1625,9 +1846,17 @@ int sr_ep_send(sr_ep *ep, const void *data, uint32_t len) {
 
 int sr_ep_is_open(sr_ep *ep) {
   pthread_mutex_lock(&ep->lock);
-  int open = ep->state == EP_OPEN && !ep->local_close && ep->ctx != NULL;
+  int open = ep->state == EP_OPEN && !ep->local_close && !ep->fail_code && ep->ctx != NULL;
   pthread_mutex_unlock(&ep->lock);
   return open;
+}
+
+uint32_t sr_ep_max_message(sr_ep *ep) {
+  pthread_mutex_lock(&ep->lock);
+  uint32_t limit = ep->have_peer && ep->peer_rndv_size < ep->max_message ? ep->peer_rndv_size
+                                                                         : ep->max_message;
+  pthread_mutex_unlock(&ep->lock);
+  return limit;
 }
 
 int sr_ep_peer_addr(sr_ep *ep, struct sockaddr_storage *out) {

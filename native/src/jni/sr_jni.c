@@ -29,6 +29,7 @@ static void throw_code(JNIEnv *env, int code, const char *msg) {
   const char *cls = "java/io/IOException";
   if (code == SR_ENODEV) cls = "io/strata/rdma/transport/TransportUnavailableException";
   else if (code == SR_EINVAL) cls = "java/lang/IllegalArgumentException";
+  else if (code == SR_EMSGSIZE) cls = "io/strata/rdma/transport/MessageTooLargeException";
   jclass c = (*env)->FindClass(env, cls);
   if (c) (*env)->ThrowNew(env, c, msg);
 }
@@ -145,7 +146,8 @@ static jstring JNICALL n_probe(JNIEnv *env, jclass c, jstring device) {
 }
 
 static jlong JNICALL n_create(JNIEnv *env, jclass c, jstring device, jint eager, jint credits,
-                              jint max_message, jint spin_us, jboolean no_cm) {
+                              jint max_message, jint spin_us, jint send_timeout_ms,
+                              jboolean no_cm) {
   sr_config cfg;
   sr_config_defaults(&cfg);
   const char *d = device ? (*env)->GetStringUTFChars(env, device, NULL) : NULL;
@@ -154,6 +156,7 @@ static jlong JNICALL n_create(JNIEnv *env, jclass c, jstring device, jint eager,
   cfg.credits = (uint32_t)credits;
   cfg.max_message = (uint32_t)max_message;
   cfg.poll_spin_us = (uint32_t)spin_us;
+  cfg.send_timeout_ms = (uint32_t)send_timeout_ms;
   sr_ctx *ctx = NULL;
   int rc = sr_ctx_create(&cfg, &callbacks, no_cm ? SR_CTX_NO_CM : 0, &ctx);
   if (d) (*env)->ReleaseStringUTFChars(env, device, d);
@@ -229,6 +232,10 @@ static jlong JNICALL n_connect(JNIEnv *env, jclass c, jlong ctx, jstring host, j
   return (jlong)(intptr_t)ep;
 }
 
+static jint JNICALL n_max_message(JNIEnv *env, jclass c, jlong ep) {
+  return (jint)sr_ep_max_message((sr_ep *)(intptr_t)ep);
+}
+
 static void JNICALL n_send_direct(JNIEnv *env, jclass c, jlong ep, jobject buf, jint pos,
                                   jint len) {
   char *src = (*env)->GetDirectBufferAddress(env, buf);
@@ -263,22 +270,26 @@ static void JNICALL n_send_array(JNIEnv *env, jclass c, jlong ep, jbyteArray arr
 
 /* Several buffers (direct ByteBuffers or byte arrays) as one message, gathered straight into
  * registered memory: a response's header and cell block cross with one copy. */
-static void JNICALL n_send_parts(JNIEnv *env, jclass c, jlong ep, jobjectArray parts,
-                                 jintArray offs, jintArray lens, jint total) {
+static jboolean JNICALL n_send_parts(JNIEnv *env, jclass c, jlong ep, jobjectArray parts,
+                                     jintArray offs, jintArray lens, jint total,
+                                     jint max_wait_ms) {
   jint n = (*env)->GetArrayLength(env, parts);
   jint off[16], len[16];
   if (n > 16) {
     throw_code(env, SR_EINVAL, "more than 16 parts in one message");
-    return;
+    return JNI_FALSE;
   }
   (*env)->GetIntArrayRegion(env, offs, 0, n, off);
   (*env)->GetIntArrayRegion(env, lens, 0, n, len);
-  if ((*env)->ExceptionCheck(env)) return;
+  if ((*env)->ExceptionCheck(env)) return JNI_FALSE;
   void *dst;
-  int rc = sr_ep_send_begin((sr_ep *)(intptr_t)ep, (uint32_t)total, &dst);
+  /* a negative wait: as long as the send timeout allows */
+  int rc = sr_ep_send_begin_wait((sr_ep *)(intptr_t)ep, (uint32_t)total,
+                                 max_wait_ms < 0 ? UINT32_MAX : (uint32_t)max_wait_ms, &dst);
+  if (rc == SR_EAGAIN) return JNI_FALSE;
   if (rc) {
     throw_last(env, rc);
-    return;
+    return JNI_FALSE;
   }
   char *p = dst;
   for (jint i = 0; i < n; i++) {
@@ -293,12 +304,13 @@ static void JNICALL n_send_parts(JNIEnv *env, jclass c, jlong ep, jobjectArray p
     if (!part || (*env)->ExceptionCheck(env)) {
       sr_ep_send_abort((sr_ep *)(intptr_t)ep);
       if (!(*env)->ExceptionCheck(env)) throw_code(env, SR_EINVAL, "null message part");
-      return;
+      return JNI_FALSE;
     }
     p += len[i];
   }
   rc = sr_ep_send_commit((sr_ep *)(intptr_t)ep);
   if (rc) throw_last(env, rc);
+  return rc == SR_OK;
 }
 
 static void JNICALL n_close_ep(JNIEnv *env, jclass c, jlong ep) { sr_ep_close((sr_ep *)(intptr_t)ep); }
@@ -333,7 +345,7 @@ static void JNICALL n_stats(JNIEnv *env, jclass c, jlong ep, jlongArray out) {
 
 static const JNINativeMethod methods[] = {
     {"probe", "(Ljava/lang/String;)Ljava/lang/String;", (void *)n_probe},
-    {"createContext", "(Ljava/lang/String;IIIIZ)J", (void *)n_create},
+    {"createContext", "(Ljava/lang/String;IIIIIZ)J", (void *)n_create},
     {"run", "(JLio/strata/rdma/verbs/NativeCallbacks;)V", (void *)n_run},
     {"stop", "(J)V", (void *)n_stop},
     {"destroyContext", "(J)V", (void *)n_destroy},
@@ -344,7 +356,8 @@ static const JNINativeMethod methods[] = {
     {"connect", "(JLjava/lang/String;I[BIJ)J", (void *)n_connect},
     {"sendDirect", "(JLjava/nio/ByteBuffer;II)V", (void *)n_send_direct},
     {"sendArray", "(J[BII)V", (void *)n_send_array},
-    {"sendParts", "(J[Ljava/lang/Object;[I[II)V", (void *)n_send_parts},
+    {"maxMessage", "(J)I", (void *)n_max_message},
+    {"sendParts", "(J[Ljava/lang/Object;[I[III)Z", (void *)n_send_parts},
     {"closeEndpoint", "(J)V", (void *)n_close_ep},
     {"releaseEndpoint", "(J)V", (void *)n_release_ep},
     {"isOpen", "(J)Z", (void *)n_is_open},

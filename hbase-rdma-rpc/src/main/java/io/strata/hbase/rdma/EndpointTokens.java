@@ -3,9 +3,9 @@ package io.strata.hbase.rdma;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.Iterator;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.LinkedHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * One-time tokens that bind an RDMA connection request to a socket connection that already
@@ -13,6 +13,11 @@ import java.util.function.LongSupplier;
  * puts it in the connection request's private data, and the server accepts the endpoint only for
  * an unexpired token it issued and has not seen before; the endpoint's calls then run as that
  * user. Nothing but the token (random, 16 bytes) travels in the connection request.
+ *
+ * <p>Tokens all live {@code ttlMs}, so issue order is expiry order: expiring looks only at the
+ * oldest tokens and stops at the first live one (O(expired), not a scan of every token). The
+ * number outstanding is bounded by the caller's caps (see {@code HybridRpcServer}).
+ * Thread-safe (one lock; issue and redeem are rare next to calls).
  *
  * @param <G> what a token grants (the user and the client's connection settings)
  */
@@ -24,7 +29,8 @@ public final class EndpointTokens<G> {
   private static final int MAGIC = 0x53545241; // "STRA"
   private static final byte VERSION = 1;
 
-  private final Map<ByteBuffer, Entry<G>> issued = new ConcurrentHashMap<>();
+  /** In issue order, which is expiry order. Guarded by {@code this}. */
+  private final LinkedHashMap<ByteBuffer, Entry<G>> issued = new LinkedHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final long ttlMs;
   private final LongSupplier clockMs;
@@ -38,7 +44,7 @@ public final class EndpointTokens<G> {
   }
 
   /** Issues a fresh token granting {@code grant}; returns the token's bytes. */
-  public byte[] issue(G grant) {
+  public synchronized byte[] issue(G grant) {
     long now = clockMs.getAsLong();
     expire(now);
     byte[] token = new byte[TOKEN_BYTES];
@@ -53,7 +59,7 @@ public final class EndpointTokens<G> {
    * What the private data of a connection request grants, or null when it carries no token this
    * server issued, or an expired or already used one. A token works once.
    */
-  public G redeem(ByteBuffer privateData) {
+  public synchronized G redeem(ByteBuffer privateData) {
     if (privateData == null || privateData.remaining() < PRIVATE_DATA_BYTES) {
       return null;
     }
@@ -82,16 +88,30 @@ public final class EndpointTokens<G> {
   }
 
   /** Tokens issued and neither used nor expired. */
-  public int outstanding() {
+  public synchronized int outstanding() {
     expire(clockMs.getAsLong());
     return issued.size();
   }
 
+  /** Tokens outstanding whose grant matches {@code which} (bounded by the caller's caps). */
+  public synchronized int outstanding(Predicate<G> which) {
+    expire(clockMs.getAsLong());
+    int n = 0;
+    for (Entry<G> e : issued.values()) {
+      if (which.test(e.grant)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Drops the expired tokens: the oldest ones, up to the first that is still valid. */
   private void expire(long now) {
     for (Iterator<Entry<G>> it = issued.values().iterator(); it.hasNext();) {
-      if (it.next().expiresMs < now) {
-        it.remove();
+      if (it.next().expiresMs >= now) {
+        return;
       }
+      it.remove();
     }
   }
 

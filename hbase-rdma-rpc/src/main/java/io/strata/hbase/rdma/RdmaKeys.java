@@ -1,8 +1,11 @@
 package io.strata.hbase.rdma;
 
+import org.apache.hadoop.conf.Configuration;
+
 /**
- * Configuration keys of the RDMA RPC and its transports, each with its default. Listed in the
- * README's configuration table.
+ * Configuration keys of the RDMA RPC and its transports, each with its default, and the
+ * validating getters of those with bounds (a bad value names its key). Listed in the README's
+ * configuration table. Stateless; thread-safe.
  */
 public final class RdmaKeys {
   private RdmaKeys() {
@@ -48,6 +51,16 @@ public final class RdmaKeys {
    * empty. */
   public static final String NATIVE_LIBRARY = "strata.rdma.native.library";
   public static final String NATIVE_LIBRARY_DEFAULT = "";
+
+  /**
+   * Longest a send waits for the peer's credit (a free receive buffer), ms. A peer that returns
+   * none for that long (it stopped reading: a frozen or hostile client) has its endpoint closed:
+   * the waiting handler is freed, the peer's calls in flight fail and its client retries them
+   * over sockets — as HBase's RPC server drops a connection whose client does not read its
+   * responses. Default 10000; [1, 86400000].
+   */
+  public static final String SEND_TIMEOUT_MS = "strata.rdma.send.timeout.ms";
+  public static final int SEND_TIMEOUT_MS_DEFAULT = 10_000;
 
   /** Connection set-up timeout (address/route resolution and connect), ms. Default 5000. */
   public static final String CONNECT_TIMEOUT_MS = "strata.rdma.connect.timeout.ms";
@@ -102,6 +115,24 @@ public final class RdmaKeys {
   public static final long TOKEN_TTL_MS_DEFAULT = 30_000;
 
   /**
+   * RDMA endpoints a RegionServer holds at once: connected ones plus offers whose token is
+   * outstanding. Each pins its registered memory (about 1 MiB of buffers + 2 x
+   * {@code strata.rdma.max.message.bytes} with the defaults: ~9 MiB), so this bounds what clients
+   * can make the server lock. An offer above the cap is refused and that client stays on sockets
+   * (it asks again after {@code strata.rdma.client.retry.ms}). Default 128.
+   */
+  public static final String SERVER_MAX_ENDPOINTS = "strata.rdma.server.max.endpoints";
+  public static final int SERVER_MAX_ENDPOINTS_DEFAULT = 128;
+
+  /**
+   * RDMA endpoints (connected, or offered with the token outstanding) one user may hold on a
+   * RegionServer, so that one user cannot take every endpoint. Default 32.
+   */
+  public static final String SERVER_MAX_ENDPOINTS_PER_USER =
+    "strata.rdma.server.max.endpoints.per.user";
+  public static final int SERVER_MAX_ENDPOINTS_PER_USER_DEFAULT = 32;
+
+  /**
    * Milliseconds a client waits after its endpoint to a RegionServer failed (or could not be set
    * up) before it tries again; meanwhile calls to that server go over sockets. Default 10000.
    */
@@ -140,4 +171,58 @@ public final class RdmaKeys {
    */
   public static final String CLIENT_POLLERS = "strata.rdma.client.pollers";
   public static final int CLIENT_POLLERS_DEFAULT = 0;
+
+  // ---- validating getters ----
+
+  /** {@link #EAGER_THRESHOLD}, in [64, 1 MiB]. */
+  public static int eagerThreshold(Configuration conf) {
+    return range(conf, EAGER_THRESHOLD, EAGER_THRESHOLD_DEFAULT, 64, 1 << 20);
+  }
+
+  /**
+   * {@link #CREDITS}, in [4, 4096] (data needs two credits, and with four neither side can wait
+   * for credits the other owes), with credits x (eager threshold + 16) below 2^31: the receive
+   * buffers are one region addressed by int offsets.
+   */
+  public static int credits(Configuration conf) {
+    int credits = range(conf, CREDITS, CREDITS_DEFAULT, 4, 4096);
+    int eager = eagerThreshold(conf);
+    long pool = (long) credits * (eager + 16);
+    if (pool > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(CREDITS + "=" + credits + " x (" + EAGER_THRESHOLD + "="
+        + eager + " + 16) = " + pool + " bytes of receive buffers per endpoint, above "
+        + Integer.MAX_VALUE + "; lower either");
+    }
+    return credits;
+  }
+
+  /** {@link #MAX_MESSAGE}, in [eager threshold, 1 GiB]. */
+  public static int maxMessage(Configuration conf) {
+    return range(conf, MAX_MESSAGE, MAX_MESSAGE_DEFAULT, eagerThreshold(conf), 1 << 30);
+  }
+
+  /** {@link #SERVER_MAX_ENDPOINTS}, in [0, 65536] (0: no endpoint is offered). */
+  public static int serverMaxEndpoints(Configuration conf) {
+    return range(conf, SERVER_MAX_ENDPOINTS, SERVER_MAX_ENDPOINTS_DEFAULT, 0, 65_536);
+  }
+
+  /** {@link #SERVER_MAX_ENDPOINTS_PER_USER}, in [0, 65536]. */
+  public static int serverMaxEndpointsPerUser(Configuration conf) {
+    return range(conf, SERVER_MAX_ENDPOINTS_PER_USER, SERVER_MAX_ENDPOINTS_PER_USER_DEFAULT, 0,
+      65_536);
+  }
+
+  /** {@link #SEND_TIMEOUT_MS}, in [1, 86400000]. */
+  public static int sendTimeoutMs(Configuration conf) {
+    return range(conf, SEND_TIMEOUT_MS, SEND_TIMEOUT_MS_DEFAULT, 1, 86_400_000);
+  }
+
+  /** An int key in [min, max]; outside, an error naming the key, its value and the range. */
+  public static int range(Configuration conf, String key, int dflt, int min, int max) {
+    int v = conf.getInt(key, dflt);
+    if (v < min || v > max) {
+      throw new IllegalArgumentException(key + "=" + v + " is outside [" + min + ", " + max + "]");
+    }
+    return v;
+  }
 }

@@ -1,5 +1,6 @@
 package io.strata.rdma.loopback;
 
+import io.strata.rdma.transport.MessageTooLargeException;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
 import io.strata.rdma.transport.TransportCounters;
@@ -64,17 +65,26 @@ final class LoopbackEndpoint implements RdmaEndpoint {
 
   @Override
   public void send(ByteBuffer[] parts) throws IOException {
+    send(parts, -1);
+  }
+
+  @Override
+  public boolean send(ByteBuffer[] parts, long maxWaitMs) throws IOException {
     int size = 0;
     for (ByteBuffer part : parts) {
       size += part.remaining();
     }
-    if (size > transport.maxMessageSize()) {
-      throw new IOException("Message of " + size + " bytes to " + remote + " exceeds the "
-        + transport.maxMessageSize() + "-byte limit (strata.rdma.max.message.bytes)");
-    }
     LoopbackEndpoint to = peer;
+    int limit = maxMessageSize();
+    if (size > limit) {
+      throw new MessageTooLargeException("Message of " + size + " bytes to " + remote
+        + " exceeds the " + limit + "-byte limit of this endpoint (the smaller of both sides' "
+        + "strata.rdma.max.message.bytes)");
+    }
     checkOpen(to);
-    to.acquireCredit(this);
+    if (!to.acquireCredit(this, maxWaitMs)) {
+      return false;
+    }
     ReceiveBuffer rb = to.freeBuffers.poll();
     // A message above the eager size goes by rendezvous: the peer receives it in a buffer made
     // for it (verbs: an RDMA WRITE into a registered buffer the peer advertised).
@@ -87,6 +97,7 @@ final class LoopbackEndpoint implements RdmaEndpoint {
     }
     rb.deliver(target, size);
     counters.sent(size);
+    return true;
   }
 
   private void checkOpen(LoopbackEndpoint to) throws IOException {
@@ -95,11 +106,31 @@ final class LoopbackEndpoint implements RdmaEndpoint {
     }
   }
 
-  /** Waits for a receive credit of this endpoint, as the sender {@code from}. */
-  private void acquireCredit(LoopbackEndpoint from) throws IOException {
+  /**
+   * Waits for a receive credit of this endpoint, as the sender {@code from}, at most
+   * {@code strata.rdma.send.timeout.ms}: a receiver that returns none for that long (a stuck or
+   * hostile peer) gets its endpoint closed on both sides, as the verbs runtime does, so that the
+   * sending thread (an RPC handler) is not held by one peer. A caller's shorter
+   * {@code maxWaitMs} (>= 0) running out returns false instead, the endpoint left open.
+   */
+  private boolean acquireCredit(LoopbackEndpoint from, long maxWaitMs) throws IOException {
+    long timeoutMs = from.transport.sendTimeoutMs();
+    boolean callersWait = maxWaitMs >= 0 && maxWaitMs < timeoutMs;
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.MILLISECONDS.toNanos(callersWait ? maxWaitMs : timeoutMs);
     try {
-      while (!receiveCredits.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+      while (!receiveCredits.tryAcquire(Math.max(0, Math.min(10_000_000L,
+        deadline - System.nanoTime())), TimeUnit.NANOSECONDS)) {
         from.checkOpen(this);
+        if (System.nanoTime() - deadline >= 0) {
+          if (callersWait) {
+            return false;
+          }
+          String why = "peer " + from.remote + " returned no credit for " + timeoutMs
+            + " ms (strata.rdma.send.timeout.ms); endpoint closed";
+          from.kill(why);
+          throw new IOException(why);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -109,11 +140,20 @@ final class LoopbackEndpoint implements RdmaEndpoint {
       receiveCredits.release();
       from.checkOpen(this);
     }
+    return true;
   }
 
   @Override
   public boolean isOpen() {
     return open.get();
+  }
+
+  /** The smaller of both sides' limits: the peer's receive buffer for a large message is its own. */
+  @Override
+  public int maxMessageSize() {
+    LoopbackEndpoint p = peer;
+    int mine = transport.maxMessageSize();
+    return p == null ? mine : Math.min(mine, p.transport.maxMessageSize());
   }
 
   @Override
@@ -164,6 +204,9 @@ final class LoopbackEndpoint implements RdmaEndpoint {
    */
   private void complete(CompletionPoller.Completion c) {
     mailbox.offer(c);
+    if (transport.frozen()) {
+      return; // delivered by thaw()
+    }
     if (poller == null) {
       drain();
     } else {
@@ -174,9 +217,9 @@ final class LoopbackEndpoint implements RdmaEndpoint {
   private void drain() {
     // One deliverer at a time per endpoint; a thread already delivering to this endpoint (a
     // receiver that sends) leaves its new completions to its own loop, in order.
-    while (!mailbox.isEmpty() && delivering.compareAndSet(false, true)) {
+    while (!mailbox.isEmpty() && !transport.frozen() && delivering.compareAndSet(false, true)) {
       try {
-        for (CompletionPoller.Completion c; (c = mailbox.poll()) != null;) {
+        for (CompletionPoller.Completion c; !transport.frozen() && (c = mailbox.poll()) != null;) {
           try {
             c.complete();
           } catch (RuntimeException | Error e) {
@@ -186,6 +229,15 @@ final class LoopbackEndpoint implements RdmaEndpoint {
       } finally {
         delivering.set(false);
       }
+    }
+  }
+
+  /** Delivers what a frozen transport held back. */
+  void thaw() {
+    if (poller == null) {
+      drain();
+    } else {
+      poller.post(drainer);
     }
   }
 

@@ -50,6 +50,7 @@ public final class LoopbackTransport implements RdmaTransport {
   private final int credits;
   private final int eagerBytes;
   private final int maxMessage;
+  private final int sendTimeoutMs;
   private final long spinNanos;
   private final boolean inline;
   private final String id = "loopback-" + NEXT_ID.incrementAndGet();
@@ -57,11 +58,13 @@ public final class LoopbackTransport implements RdmaTransport {
   private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
   private volatile CompletionPoller poller;
   private volatile boolean closed;
+  private volatile boolean frozen;
 
   public LoopbackTransport(Configuration conf) {
     this.credits = positive(conf, RdmaKeys.CREDITS, RdmaKeys.CREDITS_DEFAULT);
     this.eagerBytes = positive(conf, RdmaKeys.EAGER_THRESHOLD, RdmaKeys.EAGER_THRESHOLD_DEFAULT);
     this.maxMessage = positive(conf, RdmaKeys.MAX_MESSAGE, RdmaKeys.MAX_MESSAGE_DEFAULT);
+    this.sendTimeoutMs = RdmaKeys.sendTimeoutMs(conf);
     int spinUs = conf.getInt(RdmaKeys.POLL_SPIN_US, RdmaKeys.POLL_SPIN_US_DEFAULT);
     if (spinUs < 0) {
       throw new IllegalArgumentException(RdmaKeys.POLL_SPIN_US + " must be >= 0, not " + spinUs);
@@ -159,6 +162,35 @@ public final class LoopbackTransport implements RdmaTransport {
 
   void removed(LoopbackEndpoint endpoint) {
     endpoints.remove(endpoint);
+  }
+
+  /**
+   * Fault hook: the transport owning the listener at {@code listenerPort} stops (true) or
+   * resumes (false) delivering completions, as a process stopped by SIGSTOP or in a long GC
+   * pause: its endpoints receive nothing and return no credits; messages wait, in order, until
+   * it resumes. Returns whether such a transport exists.
+   */
+  public static boolean freeze(int listenerPort, boolean freeze) {
+    Listener l = LISTENERS.get(listenerPort);
+    if (l == null) {
+      return false;
+    }
+    LoopbackTransport t = l.transport;
+    t.frozen = freeze;
+    if (!freeze) {
+      for (LoopbackEndpoint e : t.endpoints) {
+        e.thaw();
+      }
+    }
+    return true;
+  }
+
+  boolean frozen() {
+    return frozen;
+  }
+
+  int sendTimeoutMs() {
+    return sendTimeoutMs;
   }
 
   int credits() {

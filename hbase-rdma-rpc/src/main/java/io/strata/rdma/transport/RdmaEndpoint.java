@@ -37,7 +37,26 @@ public interface RdmaEndpoint extends Closeable {
     send(message);
   }
 
+  /**
+   * {@link #send(ByteBuffer[])} waiting at most {@code maxWaitMs} for the peer's credit (and never
+   * longer than {@code strata.rdma.send.timeout.ms}, after which the endpoint closes): returns
+   * false when no credit came within {@code maxWaitMs} — nothing was sent and the endpoint stays
+   * open. A client call bounds its send by its own remaining timeout this way. The default
+   * ignores the bound.
+   */
+  default boolean send(ByteBuffer[] parts, long maxWaitMs) throws IOException {
+    send(parts);
+    return true;
+  }
+
   boolean isOpen();
+
+  /**
+   * Largest message this endpoint carries: the smaller of this side's and the peer's
+   * {@code strata.rdma.max.message.bytes}, learnt when the endpoint connected. A larger message
+   * fails with {@link MessageTooLargeException}, nothing sent, the endpoint left open.
+   */
+  int maxMessageSize();
 
   InetSocketAddress remoteAddress();
 

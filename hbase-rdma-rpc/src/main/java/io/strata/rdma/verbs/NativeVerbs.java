@@ -16,7 +16,7 @@ final class NativeVerbs {
   static native String probe(String device) throws IOException;
 
   static native long createContext(String device, int eagerSize, int credits, int maxMessage,
-      int pollSpinUs, boolean withoutConnectionManager) throws IOException;
+      int pollSpinUs, int sendTimeoutMs, boolean withoutConnectionManager) throws IOException;
 
   /** Runs the progress loop on the calling thread until {@link #stop}. */
   static native void run(long ctx, NativeCallbacks callbacks);
@@ -44,9 +44,16 @@ final class NativeVerbs {
   static native void sendArray(long endpoint, byte[] array, int offset, int length)
       throws IOException;
 
-  /** One message gathered from {@code parts} (each a direct ByteBuffer or a byte[]), at most 16. */
-  static native void sendParts(long endpoint, Object[] parts, int[] offsets, int[] lengths,
-      int total) throws IOException;
+  /**
+   * One message gathered from {@code parts} (each a direct ByteBuffer or a byte[]), at most 16,
+   * waiting at most {@code maxWaitMs} for credit (negative: the send timeout): false when none
+   * came within that wait (nothing sent, the endpoint stays open).
+   */
+  static native boolean sendParts(long endpoint, Object[] parts, int[] offsets, int[] lengths,
+      int total, int maxWaitMs) throws IOException;
+
+  /** The smaller of both sides' message limits (exchanged at connect). */
+  static native int maxMessage(long endpoint);
 
   static native void closeEndpoint(long endpoint);
 

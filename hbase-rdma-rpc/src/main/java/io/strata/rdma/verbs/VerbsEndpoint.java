@@ -1,5 +1,6 @@
 package io.strata.rdma.verbs;
 
+import io.strata.rdma.transport.MessageTooLargeException;
 import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
@@ -96,9 +97,17 @@ final class VerbsEndpoint implements RdmaEndpoint {
   /** Gathers the parts straight into registered memory: one copy, as for a single buffer. */
   @Override
   public void send(ByteBuffer[] parts) throws IOException {
+    send(parts, -1);
+  }
+
+  @Override
+  public boolean send(ByteBuffer[] parts, long maxWaitMs) throws IOException {
     if (parts.length > 16) {
-      RdmaEndpoint.super.send(parts);
-      return;
+      ByteBuffer gathered = ByteBuffer.allocateDirect(sizeOf(parts));
+      for (ByteBuffer part : parts) {
+        gathered.put(part.duplicate());
+      }
+      return send(new ByteBuffer[] { gathered.flip() }, maxWaitMs);
     }
     Object[] sources = new Object[parts.length];
     int[] offsets = new int[parts.length];
@@ -123,17 +132,43 @@ final class VerbsEndpoint implements RdmaEndpoint {
     checkSize(total);
     handleLock.readLock().lock();
     try {
-      NativeVerbs.sendParts(openHandle(), sources, offsets, lengths, total);
+      int wait = maxWaitMs < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, maxWaitMs);
+      if (!NativeVerbs.sendParts(openHandle(), sources, offsets, lengths, total, wait)) {
+        return false;
+      }
       counters.sent(total);
+      return true;
     } finally {
       handleLock.readLock().unlock();
     }
   }
 
-  private void checkSize(int length) {
-    if (length > transport.settings.maxMessage) {
-      throw new IllegalArgumentException("message of " + length + " bytes to " + remote
-          + " exceeds " + transport.settings.maxMessage + " (strata.rdma.max.message.bytes)");
+  private static int sizeOf(ByteBuffer[] parts) {
+    int size = 0;
+    for (ByteBuffer part : parts) {
+      size += part.remaining();
+    }
+    return size;
+  }
+
+  private void checkSize(int length) throws MessageTooLargeException {
+    int limit = maxMessageSize();
+    if (length > limit) {
+      throw new MessageTooLargeException("message of " + length + " bytes to " + remote
+          + " exceeds this endpoint's " + limit + " (the smaller of both sides' "
+          + "strata.rdma.max.message.bytes)");
+    }
+  }
+
+  /** The smaller of both sides' limits, as the native runtime learnt them at connect. */
+  @Override
+  public int maxMessageSize() {
+    handleLock.readLock().lock();
+    try {
+      long h = handle();
+      return h == 0 ? transport.settings.maxMessage : NativeVerbs.maxMessage(h);
+    } finally {
+      handleLock.readLock().unlock();
     }
   }
 

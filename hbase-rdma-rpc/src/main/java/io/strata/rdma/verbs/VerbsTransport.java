@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,7 @@ public final class VerbsTransport implements RdmaTransport {
     long ctx;
     try {
       ctx = NativeVerbs.createContext(s.device, s.eager, s.credits, s.maxMessage, s.spinUs,
-          withoutDevice);
+          s.sendTimeoutMs, withoutDevice);
     } catch (TransportUnavailableException e) {
       throw e;
     } catch (IllegalArgumentException e) {
@@ -66,8 +67,9 @@ public final class VerbsTransport implements RdmaTransport {
     this.state = new State(ctx, s);
     this.cleanable = CLEANER.register(this, state);
     state.thread.start();
-    LOG.info("verbs transport open on {} (eager {} B, {} credits, max message {} B, poll spin {} us)",
-        devices, s.eager, s.credits, s.maxMessage, s.spinUs);
+    LOG.info("verbs transport open on {} (eager {} B, {} credits, max message {} B, poll spin {} us,"
+        + " send timeout {} ms)", devices, s.eager, s.credits, s.maxMessage, s.spinUs,
+        s.sendTimeoutMs);
   }
 
   private static String probe(String device) throws TransportUnavailableException {
@@ -131,12 +133,18 @@ public final class VerbsTransport implements RdmaTransport {
     VerbsEndpoint ep = new VerbsEndpoint(state, id, new InetSocketAddress(ip, address.getPort()),
         receiver, null);
     state.endpoints.put(id, ep);
+    // Held across the native connect: the progress thread frees the context only once no
+    // connect is under way (a close racing a connect must not free what it uses).
+    state.contextLock.readLock().lock();
     try {
+      state.checkOpen();
       ep.attach(NativeVerbs.connect(state.ctx, ip.getHostAddress(), address.getPort(), pdata,
           timeout, id));
     } catch (IOException | RuntimeException e) {
       state.endpoints.remove(id);
       throw e;
+    } finally {
+      state.contextLock.readLock().unlock();
     }
     return ep;
   }
@@ -171,21 +179,16 @@ public final class VerbsTransport implements RdmaTransport {
     final int credits;
     final int maxMessage;
     final int spinUs;
+    final int sendTimeoutMs;
 
     Settings(Configuration conf) {
       device = conf.get(RdmaKeys.DEVICE, RdmaKeys.DEVICE_DEFAULT).trim();
-      eager = range(conf, RdmaKeys.EAGER_THRESHOLD, RdmaKeys.EAGER_THRESHOLD_DEFAULT, 64, 1 << 20);
-      credits = range(conf, RdmaKeys.CREDITS, RdmaKeys.CREDITS_DEFAULT, 4, 4096);
-      maxMessage = range(conf, RdmaKeys.MAX_MESSAGE, RdmaKeys.MAX_MESSAGE_DEFAULT, eager, 1 << 30);
-      spinUs = range(conf, RdmaKeys.POLL_SPIN_US, RdmaKeys.POLL_SPIN_US_DEFAULT, 0, 10_000_000);
-    }
-
-    private static int range(Configuration conf, String key, int dflt, int min, int max) {
-      int v = conf.getInt(key, dflt);
-      if (v < min || v > max) {
-        throw new IllegalArgumentException(key + "=" + v + " is outside [" + min + ", " + max + "]");
-      }
-      return v;
+      eager = RdmaKeys.eagerThreshold(conf);
+      credits = RdmaKeys.credits(conf);
+      maxMessage = RdmaKeys.maxMessage(conf);
+      spinUs = RdmaKeys.range(conf, RdmaKeys.POLL_SPIN_US, RdmaKeys.POLL_SPIN_US_DEFAULT, 0,
+          10_000_000);
+      sendTimeoutMs = RdmaKeys.sendTimeoutMs(conf);
     }
   }
 
@@ -200,6 +203,8 @@ public final class VerbsTransport implements RdmaTransport {
     final AtomicLong ids = new AtomicLong();
     final Map<Long, VerbsEndpoint> endpoints = new ConcurrentHashMap<>();
     final Map<Long, VerbsListener> listeners = new ConcurrentHashMap<>();
+    /** Read: a native call using the context is under way; write: the context is freed. */
+    final ReentrantReadWriteLock contextLock = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
     State(long ctx, Settings settings) {
@@ -213,7 +218,13 @@ public final class VerbsTransport implements RdmaTransport {
       try {
         NativeVerbs.run(ctx, this);
       } finally {
-        NativeVerbs.destroyContext(ctx); // the loop's owner frees the context once it returned
+        closed = true;
+        contextLock.writeLock().lock();
+        try {
+          NativeVerbs.destroyContext(ctx); // the loop's owner frees the context once it returned
+        } finally {
+          contextLock.writeLock().unlock();
+        }
       }
     }
 

@@ -36,6 +36,40 @@ public class EndpointTokensTest {
     assertEquals(0, tokens.outstanding());
   }
 
+  /** Expiry drops the oldest tokens, in issue order, and only the expired ones. */
+  @Test
+  public void expiryDropsOnlyTheExpiredInIssueOrder() {
+    byte[] first = tokens.issue("a");
+    now.addAndGet(200);
+    byte[] second = tokens.issue("b");
+    now.addAndGet(200);
+    byte[] third = tokens.issue("a");
+    assertEquals(3, tokens.outstanding());
+    assertEquals(2, tokens.outstanding("a"::equals));
+    assertEquals("b", tokens.redeem(EndpointTokens.privateData(second)));
+    now.addAndGet(101); // the first is 501 ms old
+    assertEquals(1, tokens.outstanding());
+    assertNull(tokens.redeem(EndpointTokens.privateData(first)));
+    assertEquals("a", tokens.redeem(EndpointTokens.privateData(third)));
+    for (int i = 0; i < 10_000; i++) {
+      tokens.issue("many");
+    }
+    now.addAndGet(501);
+    assertEquals(0, tokens.outstanding());
+  }
+
+  @Test
+  public void rateLimitedLogLetsOneLinePerIntervalAndCountsTheRest() {
+    AtomicLong nanos = new AtomicLong();
+    RateLimitedLog log = new RateLimitedLog(10, java.util.concurrent.TimeUnit.SECONDS, nanos::get);
+    assertEquals(0, log.tryLog());
+    assertEquals(-1, log.tryLog());
+    assertEquals(-1, log.tryLog());
+    nanos.addAndGet(10_000_000_000L);
+    assertEquals("the next line says two were held back", 2, log.tryLog());
+    assertEquals(-1, log.tryLog());
+  }
+
   @Test(expected = IllegalArgumentException.class)
   public void ttlMustBePositive() {
     new EndpointTokens<String>(0, now::get);

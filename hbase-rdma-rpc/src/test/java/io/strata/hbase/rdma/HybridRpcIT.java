@@ -17,6 +17,7 @@ import java.net.ConnectException;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.management.AttributeNotFoundException;
@@ -106,6 +107,48 @@ public class HybridRpcIT {
   public void getPutAndMultiGoOverTheEndpoint() throws Exception {
     RoutedCallChecks.getPutAndMulti(cluster, admin,
       RpcTestSupport.hybridClient(cluster.clientConf()), TableName.valueOf("routed"), 100);
+  }
+
+  /**
+   * A client whose strata.rdma.max.message.bytes (64 KiB) is below the server's (256 KiB): the
+   * limits are exchanged at connect and each side checks the smaller one. A 100 KiB Put goes
+   * over the socket before anything is sent; a 100 KiB Get response, too large for the client,
+   * is replaced by the server and the Get re-sent over the socket — no call waits out its
+   * timeout for a response the endpoint cannot carry.
+   */
+  @Test
+  public void mismatchedMessageLimitsUseTheSmallerOneAndFallBack() throws Exception {
+    TableName name = TableName.valueOf("mismatched");
+    RpcTestSupport.createTable(admin, name);
+    Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
+    conf.setInt(RdmaKeys.MAX_MESSAGE, 64 << 10);
+    conf.setInt("hbase.rpc.timeout", 10_000);
+    conf.setInt("hbase.client.retries.number", 1);
+    byte[] bigRow = Bytes.toBytes("big");
+    byte[] big = new byte[100 << 10];
+    Arrays.fill(big, (byte) 'b');
+    try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
+      RoutedCallChecks.connectEndpoint(t);
+      long fallback = count("client.fallback.before.send");
+      long socketPuts = count("client.Mutate.sockets");
+      t.put(new Put(bigRow).addColumn(FAMILY, QUALIFIER, big));
+      assertEquals("the Put above the client's limit was not sent over the endpoint",
+        fallback + 1, count("client.fallback.before.send"));
+      assertEquals(socketPuts + 1, count("client.Mutate.sockets"));
+
+      long resent = count("client.resent.response.too.large");
+      long rdmaGets = count("client.Get.rdma");
+      long t0 = System.nanoTime();
+      assertArrayEquals(big, t.get(new Get(bigRow)).getValue(FAMILY, QUALIFIER));
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      assertEquals("the Get went over the endpoint first", rdmaGets + 1, count("client.Get.rdma"));
+      assertEquals("its response, above the client's limit, was re-sent over the socket",
+        resent + 1, count("client.resent.response.too.large"));
+      assertTrue("the Get took " + ms + " ms", ms < 8_000);
+      long gets = count("client.Get.rdma");
+      t.get(new Get(Bytes.toBytes("warm-up")));
+      assertEquals("the endpoint still carries calls", gets + 1, count("client.Get.rdma"));
+    }
   }
 
   /**

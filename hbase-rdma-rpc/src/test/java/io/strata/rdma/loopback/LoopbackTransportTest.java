@@ -8,6 +8,8 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.rdma.transport.MessageTooLargeException;
+import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
 import io.strata.rdma.transport.RdmaReceiver;
@@ -156,6 +158,101 @@ public class LoopbackTransportTest {
     assertEquals("1", atServer.messages.poll(5, TimeUnit.SECONDS));
     assertEquals("2", atServer.messages.poll(5, TimeUnit.SECONDS));
     assertEquals("3", atServer.messages.poll(5, TimeUnit.SECONDS));
+  }
+
+  /**
+   * A peer that stops returning credits (a frozen or hostile client) must not hold the sending
+   * thread: the send fails after strata.rdma.send.timeout.ms and the endpoint closes on both
+   * sides with that cause; other endpoints of the same transports keep working.
+   */
+  @Test(timeout = 30_000)
+  public void sendToAPeerWithholdingCreditsTimesOutAndClosesTheEndpoint() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(RdmaKeys.CREDITS, 2);
+    conf.setInt(RdmaKeys.EAGER_THRESHOLD, 64);
+    conf.setInt(RdmaKeys.MAX_MESSAGE, 4096);
+    conf.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
+    conf.setInt(RdmaKeys.SEND_TIMEOUT_MS, 300);
+    LoopbackTransport sender = new LoopbackTransport(conf);
+    try {
+      Recorder stuck = new Recorder();
+      stuck.hold = new CountDownLatch(1); // never returns its receive buffers
+      Recorder healthy = new Recorder();
+      // the stuck peer holds its transport's completion thread; the healthy one has its own
+      RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> stuck);
+      RdmaListener other = client.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> healthy);
+      Recorder atSender = new Recorder();
+      RdmaEndpoint toStuck = sender.connect(l.localAddress(), utf8("s"), atSender, 1000);
+      RdmaEndpoint toHealthy = sender.connect(other.localAddress(), utf8("ok"), new Recorder(),
+        1000);
+      toStuck.send(utf8("1"));
+      toStuck.send(utf8("2"));
+      long t0 = System.nanoTime();
+      try {
+        toStuck.send(utf8("3"));
+        fail("a send with no credit coming back must fail");
+      } catch (IOException expected) {
+        assertTrue(expected.getMessage(), expected.getMessage().contains(RdmaKeys.SEND_TIMEOUT_MS));
+      }
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertTrue("failed after " + ms + " ms", ms >= 250 && ms < 5_000);
+      assertFalse(toStuck.isOpen());
+      assertTrue(atSender.closed.await(5, TimeUnit.SECONDS));
+      assertTrue(String.valueOf(atSender.cause.get()),
+        atSender.cause.get().getMessage().contains(RdmaKeys.SEND_TIMEOUT_MS));
+      toHealthy.send(utf8("still served"));
+      assertEquals("still served", healthy.messages.poll(5, TimeUnit.SECONDS));
+      stuck.hold.countDown();
+    } finally {
+      sender.close();
+    }
+  }
+
+  /**
+   * Sides with different strata.rdma.max.message.bytes: each endpoint carries the smaller limit
+   * (as verbs, whose peer's rendezvous region is only that large); a larger message is refused
+   * with MessageTooLargeException, nothing sent, the endpoint left open.
+   */
+  @Test
+  public void endpointLimitIsTheSmallerOfBothSides() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(RdmaKeys.CREDITS, 2);
+    conf.setInt(RdmaKeys.EAGER_THRESHOLD, 64);
+    conf.setInt(RdmaKeys.MAX_MESSAGE, 1024); // the server's (setUp) is 4096
+    conf.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
+    LoopbackTransport small = new LoopbackTransport(conf);
+    try {
+      Recorder atServer = new Recorder();
+      Recorder atSmall = new Recorder();
+      BlockingQueue<RdmaEndpoint> accepted = new LinkedBlockingQueue<>();
+      RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), new RdmaAcceptor() {
+        @Override
+        public RdmaReceiver accept(InetSocketAddress peer, ByteBuffer privateData) {
+          return atServer;
+        }
+
+        @Override
+        public void established(RdmaEndpoint endpoint) {
+          accepted.add(endpoint);
+        }
+      });
+      RdmaEndpoint c = small.connect(l.localAddress(), ByteBuffer.allocate(0), atSmall, 1000);
+      RdmaEndpoint s = accepted.poll(5, TimeUnit.SECONDS);
+      assertNotNull(s);
+      assertEquals(1024, c.maxMessageSize());
+      assertEquals("the server side learns the client's smaller limit", 1024, s.maxMessageSize());
+      try {
+        s.send(utf8("y".repeat(2000)));
+        fail("a 2000-byte message to a side whose limit is 1024 was sent");
+      } catch (MessageTooLargeException expected) {
+        assertTrue(expected.getMessage(), expected.getMessage().contains(RdmaKeys.MAX_MESSAGE));
+      }
+      assertTrue("a refused message leaves the endpoint open", s.isOpen() && c.isOpen());
+      s.send(utf8("z".repeat(1000)));
+      assertEquals("z".repeat(1000), atSmall.messages.poll(5, TimeUnit.SECONDS));
+    } finally {
+      small.close();
+    }
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.strata.rdma.transport.MessageTooLargeException;
 import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
@@ -181,8 +182,9 @@ public class VerbsTransportIT {
       try {
         ep.send(ByteBuffer.allocate((1 << 20) + 1));
         fail("a message above the maximum was sent");
-      } catch (IllegalArgumentException e) {
+      } catch (MessageTooLargeException e) {
         assertTrue(e.getMessage(), e.getMessage().contains("strata.rdma.max.message.bytes"));
+        assertTrue("a refused message leaves the endpoint open", ep.isOpen());
       }
 
       ep.close();

@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.ipc;
 import io.strata.hbase.rdma.PollerSlots;
 import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaTransports;
+import io.strata.hbase.rdma.RpcProtection;
 import io.strata.rdma.transport.RdmaTransport;
 import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
@@ -63,7 +64,12 @@ public class HybridRpcClient extends NettyRpcClient {
   public HybridRpcClient(Configuration conf, String clusterId, SocketAddress localAddress,
     MetricsConnection metrics, Map<String, byte[]> connectionAttributes) {
     super(conf, clusterId, localAddress, metrics, connectionAttributes);
-    this.routed = routedMethods(conf);
+    String unprotected = RpcProtection.whyNoEndpoint(conf, false);
+    if (unprotected != null && !routedMethods(conf).isEmpty()) {
+      LOG.info("RDMA endpoints off for this client: {}; every call goes over the protected "
+        + "socket", unprotected);
+    }
+    this.routed = unprotected == null ? routedMethods(conf) : Collections.emptySet();
     this.retryMs = conf.getLong(RdmaKeys.RETRY_MS, RdmaKeys.RETRY_MS_DEFAULT);
     this.connectTimeoutMs =
       conf.getLong(RdmaKeys.CONNECT_TIMEOUT_MS, RdmaKeys.CONNECT_TIMEOUT_MS_DEFAULT);

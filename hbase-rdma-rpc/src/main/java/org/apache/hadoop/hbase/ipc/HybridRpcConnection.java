@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.ipc;
 
 import io.strata.hbase.rdma.EndpointOffer;
+import io.strata.hbase.rdma.EndpointRefusedException;
 import io.strata.hbase.rdma.EndpointTokens;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.rdma.transport.RdmaEndpoint;
@@ -61,6 +62,11 @@ class HybridRpcConnection extends NettyRpcConnection {
         return;
       }
       RdmaRpcMetrics.counter("client.fallback.before.send").increment();
+      if (!r.isOpen() && rdma == r) {
+        // Dead but still installed (it closed before its close could uninstall it): drop it,
+        // so that a new endpoint is set up after the retry delay instead of never.
+        dropDead(r);
+      }
     } else {
       maybeSetUp();
     }
@@ -126,7 +132,14 @@ class HybridRpcConnection extends NettyRpcConnection {
     IOException unwrapped = error instanceof RemoteException
       ? ((RemoteException) error).unwrapRemoteException()
       : error instanceof IOException ? (IOException) error : new IOException(error);
-    if (isUnknownService(error, unwrapped)) {
+    if (isRemote(error, unwrapped, EndpointRefusedException.class)) {
+      // The server is at its endpoint cap: a clean refusal, not a failure.
+      retryAtMs = EnvironmentEdgeManager.currentTime() + client.retryMs();
+      RdmaRpcMetrics.counter("client.offers.refused").increment();
+      LOG.info("RegionServer {} refused an RDMA endpoint ({}): {} calls to it use sockets, asking "
+        + "again in {} ms", remoteId.getAddress(), unwrapped.getMessage(), client.routed(),
+        client.retryMs());
+    } else if (isRemote(error, unwrapped, UnknownProtocolException.class)) {
       noEndpoint = true;
       RdmaRpcMetrics.counter("client.offers.refused").increment();
       LOG.info("RegionServer {} has no RDMA endpoint (a stock RegionServer, or its transport is "
@@ -140,13 +153,14 @@ class HybridRpcConnection extends NettyRpcConnection {
     settingUp.set(false);
   }
 
-  private static boolean isUnknownService(Throwable error, IOException unwrapped) {
-    if (unwrapped instanceof UnknownProtocolException) {
+  private static boolean isRemote(Throwable error, IOException unwrapped,
+    Class<? extends IOException> type) {
+    if (type.isInstance(unwrapped)) {
       return true;
     }
     Throwable t = error;
     while (t != null) {
-      if (t instanceof RemoteException && UnknownProtocolException.class.getName()
+      if (t instanceof RemoteException && type.getName()
         .equals(((RemoteException) t).getClassName())) {
         return true;
       }
@@ -170,6 +184,11 @@ class HybridRpcConnection extends NettyRpcConnection {
         return;
       }
       rdma = r;
+      if (!e.isOpen()) {
+        // Closed between connect and here: its close found nothing installed to remove.
+        dropDead(r);
+        return;
+      }
       client.endpointUp(r);
       RdmaRpcMetrics.counter("client.endpoints.connected").increment();
       LOG.info("{} calls to RegionServer {} go over its {}", client.routed(),
@@ -196,6 +215,18 @@ class HybridRpcConnection extends NettyRpcConnection {
       LOG.warn("RDMA endpoint to RegionServer {} failed ({}): calls in flight are retried, "
         + "calls go over sockets, new endpoint in {} ms", remoteId.getAddress(),
         cause.getMessage(), client.retryMs());
+    }
+  }
+
+  /**
+   * Uninstalls an endpoint whose close (already reported by {@link #endpointClosed}) came before
+   * it was installed; the next routed call after the retry delay sets a new one up.
+   */
+  private void dropDead(RdmaClientEndpoint r) {
+    client.endpointDown(r);
+    if (rdma == r) {
+      rdma = null;
+      retryAtMs = EnvironmentEdgeManager.currentTime() + client.retryMs();
     }
   }
 

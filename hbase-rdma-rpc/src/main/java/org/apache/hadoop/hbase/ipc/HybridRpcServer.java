@@ -1,10 +1,13 @@
 package org.apache.hadoop.hbase.ipc;
 
 import io.strata.hbase.rdma.EndpointOffer;
+import io.strata.hbase.rdma.EndpointRefusedException;
 import io.strata.hbase.rdma.EndpointTokens;
+import io.strata.hbase.rdma.RateLimitedLog;
 import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.hbase.rdma.RdmaTransports;
+import io.strata.hbase.rdma.RpcProtection;
 import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
@@ -21,6 +24,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CellScanner;
 import org.apache.hadoop.hbase.Server;
@@ -59,6 +63,13 @@ public class HybridRpcServer extends NettyRpcServer {
   private final InetAddress rpcBindAddress;
   private final String rdmaBindAddress;
   private final int rdmaPort;
+  private final int maxEndpoints;
+  private final int maxEndpointsPerUser;
+  /** Serializes the caps' check-then-issue of offers. */
+  private final Object offers = new Object();
+  /** Refused connection requests and offers: one WARN per 10 s at most. */
+  private final RateLimitedLog refusedRequests = new RateLimitedLog(10, TimeUnit.SECONDS);
+  private final RateLimitedLog refusedOffers = new RateLimitedLog(10, TimeUnit.SECONDS);
   private volatile RdmaListener listener;
 
   public HybridRpcServer(Server server, String name, List<BlockingServiceAndInterface> services,
@@ -73,9 +84,16 @@ public class HybridRpcServer extends NettyRpcServer {
     this.rdmaBindAddress =
       conf.get(RdmaKeys.BIND_ADDRESS, RdmaKeys.BIND_ADDRESS_DEFAULT).trim();
     this.rdmaPort = conf.getInt(RdmaKeys.PORT, RdmaKeys.PORT_DEFAULT);
+    this.maxEndpoints = RdmaKeys.serverMaxEndpoints(conf);
+    this.maxEndpointsPerUser = RdmaKeys.serverMaxEndpointsPerUser(conf);
     RdmaRpcMetrics.register();
+    String unprotected = RpcProtection.whyNoEndpoint(conf, true);
     // Masters and servers without ClientService have no Get/Put to serve over RDMA.
     if (clientService == null || server instanceof HMaster) {
+      this.transport = null;
+    } else if (unprotected != null) {
+      LOG.warn("No RDMA endpoint for RPC server {}: {}; Get, Mutate and Multi stay on the "
+        + "protected socket", name, unprotected);
       this.transport = null;
     } else {
       this.transport = RdmaTransports.create(conf, "RPC server " + name).orElse(null);
@@ -216,10 +234,50 @@ public class HybridRpcServer extends NettyRpcServer {
     // Copied out: the param aliases the socket's request buffer, which is reused after the call.
     ConnectionHeader header = ConnectionHeader.parseFrom(
       ((CoprocessorServiceRequest) call.getParam()).getCall().getRequest().toByteArray());
-    byte[] token = tokens.issue(new Grant(user, header));
+    byte[] token = issueWithinCaps(user, header, call);
     RdmaRpcMetrics.counter("server.offers").increment();
     InetSocketAddress a = l.localAddress();
     return new EndpointOffer(transport.name(), announcedHost(a), a.getPort(), token).toResponse();
+  }
+
+  /**
+   * Issues a token unless the server's or the user's endpoint cap is reached: endpoints connected
+   * plus tokens outstanding (each may become an endpoint pinning its registered memory). Above a
+   * cap the offer fails with {@link EndpointRefusedException} and the client stays on sockets.
+   */
+  private byte[] issueWithinCaps(User user, ConnectionHeader header, RpcCall call)
+    throws EndpointRefusedException {
+    String name = user.getName();
+    synchronized (offers) {
+      int total = connections.size() + tokens.outstanding();
+      String refused = null;
+      if (total >= maxEndpoints) {
+        refused = "RegionServer has " + total + " RDMA endpoints (connected or offered), its cap ("
+          + RdmaKeys.SERVER_MAX_ENDPOINTS + "=" + maxEndpoints + ")";
+      } else {
+        int mine = tokens.outstanding(g -> g.user.getName().equals(name));
+        for (RdmaServerRpcConnection c : connections) {
+          if (name.equals(c.userName())) {
+            mine++;
+          }
+        }
+        if (mine >= maxEndpointsPerUser) {
+          refused = "user " + name + " has " + mine + " RDMA endpoints (connected or offered) on "
+            + "this RegionServer, the cap (" + RdmaKeys.SERVER_MAX_ENDPOINTS_PER_USER + "="
+            + maxEndpointsPerUser + ")";
+        }
+      }
+      if (refused != null) {
+        RdmaRpcMetrics.counter("server.offers.refused").increment();
+        long held = refusedOffers.tryLog();
+        if (held >= 0) {
+          LOG.warn("Refused an RDMA endpoint to {} from {}: {}; it stays on sockets{}", name,
+            call.getRemoteAddress(), refused, held > 0 ? " (" + held + " more refused)" : "");
+        }
+        throw new EndpointRefusedException(refused + ": calls stay on sockets");
+      }
+      return tokens.issue(new Grant(user, header, call.getRemoteAddress()));
+    }
   }
 
   private String announcedHost(InetSocketAddress a) {
@@ -249,10 +307,37 @@ public class HybridRpcServer extends NettyRpcServer {
   static final class Grant {
     final User user;
     final ConnectionHeader header;
+    /** The socket peer that asked for the token: only it may redeem the token. */
+    final InetAddress peer;
 
-    Grant(User user, ConnectionHeader header) {
+    Grant(User user, ConnectionHeader header, InetAddress peer) {
       this.user = user;
       this.header = header;
+      this.peer = peer;
+    }
+  }
+
+  /**
+   * Whether a connection request from {@code requester} may redeem a token asked for by the
+   * socket peer {@code granted}: the same address, or — for a client on this very host whose
+   * socket came over loopback while the endpoint listens on the RDMA device's address
+   * ({@code strata.rdma.bind.address=auto}) — any address of this host.
+   */
+  static boolean samePeer(InetAddress granted, InetAddress requester) {
+    if (granted == null || requester == null) {
+      return false;
+    }
+    if (granted.equals(requester)) {
+      return true;
+    }
+    if (!granted.isLoopbackAddress()) {
+      return false;
+    }
+    try {
+      return requester.isLoopbackAddress()
+        || NetworkInterface.getByInetAddress(requester) != null;
+    } catch (java.net.SocketException e) {
+      return false;
     }
   }
 
@@ -260,11 +345,26 @@ public class HybridRpcServer extends NettyRpcServer {
     @Override
     public RdmaReceiver accept(InetSocketAddress peer, ByteBuffer privateData) {
       Grant grant = tokens.redeem(privateData);
+      if (grant != null && !samePeer(grant.peer, peer.getAddress())) {
+        RdmaRpcMetrics.counter("server.endpoints.rejected").increment();
+        long held = refusedRequests.tryLog();
+        if (held >= 0) {
+          LOG.warn("Refused an RDMA connection request from {}: its token was issued to {}, "
+            + "another peer (a token works only for the host that asked for it){}", peer,
+            grant.peer, held > 0 ? " (" + held + " more refused since the last such line)" : "");
+        }
+        return null;
+      }
       if (grant == null) {
         RdmaRpcMetrics.counter("server.endpoints.rejected").increment();
-        LOG.warn("Refused an RDMA connection request from {}: no valid endpoint token (a client "
-          + "must get one over an authenticated socket connection; tokens are single-use and "
-          + "expire after {})", peer, RdmaKeys.TOKEN_TTL_MS);
+        // A peer retrying in a loop must not fill the log: one line per 10 s.
+        long held = refusedRequests.tryLog();
+        if (held >= 0) {
+          LOG.warn("Refused an RDMA connection request from {}: no valid endpoint token (a client "
+            + "must get one over an authenticated socket connection; tokens are single-use and "
+            + "expire after {}){}", peer, RdmaKeys.TOKEN_TTL_MS,
+            held > 0 ? " (" + held + " more refused since the last such line)" : "");
+        }
         return null;
       }
       try {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.exceptions.ConnectionClosedException;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBuf;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufAllocator;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufInputStream;
@@ -71,32 +72,47 @@ final class RdmaClientEndpoint implements RdmaReceiver {
 
   /**
    * Sends the call over the endpoint, or returns false when the endpoint did not take it (closed,
-   * or the request is too large): then nothing was sent and the caller uses the socket.
+   * the request is too large, or no credit came before the call's own timeout would leave time
+   * for nothing else): then nothing was sent and the caller uses the socket.
+   *
+   * <p>The send may wait for the server's credit, so it runs outside the controller's lock
+   * (unlike HBase's {@code notifyOnCancel(callback, action)}, whose action runs holding it): a
+   * call's timeout task — on {@code AbstractRpcClient.WHEEL_TIMER}, shared by every connection of
+   * the JVM — takes that lock to fail the call, and must never wait behind a send to a frozen
+   * server. The wait itself is bounded by the call's remaining timeout.
    */
   boolean trySend(Call call, HBaseRpcController hrc) {
     RdmaEndpoint e = endpoint;
     if (e == null || !e.isOpen()) {
       return false;
     }
-    try {
-      hrc.notifyOnCancel(cancelled -> {
-        if (calls.remove(call.id) != null) {
-          IPCUtil.setCancelled(call);
-        }
-      }, cancelled -> {
-        if (cancelled) {
-          IPCUtil.setCancelled(call);
-        } else {
-          send(e, call, hrc);
-        }
-      });
+    // Registered first, so that a cancel from now on finds the call once it is in `calls`.
+    hrc.notifyOnCancel(cancelled -> {
+      if (calls.remove(call.id) != null) {
+        IPCUtil.setCancelled(call);
+      }
+    });
+    if (hrc.isCanceled()) {
+      IPCUtil.setCancelled(call);
       return true;
+    }
+    try {
+      return send(e, call, hrc);
     } catch (IOException notSent) {
       return false;
     }
   }
 
-  private void send(RdmaEndpoint e, Call call, HBaseRpcController hrc) throws IOException {
+  /** Milliseconds the call may still wait for a credit: its remaining timeout, else -1. */
+  private static long remainingMs(Call call) {
+    if (call.timeout <= 0) {
+      return -1;
+    }
+    return Math.max(0, call.timeout - (EnvironmentEdgeManager.currentTime() - call.getStartTime()));
+  }
+
+  /** True when sent, or when the call ended (timed out, cancelled) while waiting for credit. */
+  private boolean send(RdmaEndpoint e, Call call, HBaseRpcController hrc) throws IOException {
     ByteBuf cellBlock = client.cellBlockBuilder.buildCellBlock(client.codec, client.compressor,
       call.cells, ALLOC);
     ByteBuf head = null;
@@ -107,7 +123,8 @@ final class RdmaClientEndpoint implements RdmaReceiver {
       RequestHeader header = IPCUtil.buildRequestHeader(call, meta);
       int headSize = IPCUtil.getTotalSizeWhenWrittenDelimited(header, call.param);
       int total = headSize + (cellBlock == null ? 0 : cellBlock.readableBytes());
-      if (total > client.transport().maxMessageSize()) {
+      if (total > e.maxMessageSize()) {
+        // the smaller of both sides' limits: such a request goes over the socket
         throw new IOException("request too large for the endpoint");
       }
       head = ALLOC.heapBuffer(headSize);
@@ -124,8 +141,17 @@ final class RdmaClientEndpoint implements RdmaReceiver {
         repeatable.put(call.id, hrc);
       }
       connection.scheduleTimeout(call);
+      if (hrc.isCanceled() && calls.remove(call.id) != null) {
+        IPCUtil.setCancelled(call); // cancelled between registration and now
+        if (call.timeoutTask != null) {
+          call.timeoutTask.cancel();
+        }
+        handedOver = true;
+        return true;
+      }
+      boolean sent;
       try {
-        e.send(parts);
+        sent = e.send(parts, remainingMs(call));
       } catch (IOException notSent) {
         calls.remove(call.id);
         if (call.timeoutTask != null) {
@@ -133,8 +159,24 @@ final class RdmaClientEndpoint implements RdmaReceiver {
         }
         throw notSent;
       }
+      if (!sent) {
+        // No credit within the call's timeout: the server is frozen or partitioned. The call
+        // timed out (as over a socket whose server stopped reading) unless the timeout task
+        // already said so; nothing was sent.
+        handedOver = true;
+        if (calls.remove(call.id) != null && !call.isDone()) {
+          if (call.timeoutTask != null) {
+            call.timeoutTask.cancel();
+          }
+          call.setTimeout(new CallTimeoutException(call.toShortString() + ", rpcTimeout="
+            + call.timeout + ": no credit from the RDMA endpoint to " + address
+            + " within the call's timeout; not sent"));
+        }
+        return true;
+      }
       handedOver = true;
       call.callStats.setRequestSizeBytes(total);
+      return true;
     } finally {
       if (!handedOver && cellBlock != null) {
         // Encoding consumed the call's cells; the socket path that takes the call over needs
@@ -151,6 +193,11 @@ final class RdmaClientEndpoint implements RdmaReceiver {
         cellBlock.release();
       }
     }
+  }
+
+  boolean isOpen() {
+    RdmaEndpoint e = endpoint;
+    return e != null && e.isOpen();
   }
 
   TransportCounters counters() {

@@ -156,14 +156,21 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
     }
   }
 
+  /** The user the endpoint's calls run as (its token's). */
+  String userName() {
+    return user.getName();
+  }
+
   /** The endpoint's counters, null until its first request arrived. */
   TransportCounters counters() {
     RdmaEndpoint e = endpoint;
     return e == null ? null : e.counters();
   }
 
+  /** The smaller of this server's and the client's limit, exchanged when the endpoint connected. */
   int maxMessageSize() {
-    return server.rdmaMaxMessageSize();
+    RdmaEndpoint e = endpoint;
+    return e == null ? server.rdmaMaxMessageSize() : e.maxMessageSize();
   }
 
   @Override
@@ -215,9 +222,18 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
         e.send(parts);
         rpcServer.metrics.sentBytes(size);
         RdmaRpcMetrics.SERVER_BYTES_SENT.increment(size);
-      } catch (IOException ex) {
-        // The client sees the endpoint die and retries the call; nothing to answer here.
-        RpcServer.LOG.debug("Response to {} not sent: {}", this, ex.toString());
+      } catch (IOException | RuntimeException ex) {
+        if (e.isOpen()) {
+          // Not sent on an endpoint that is still open: close it, so that the client fails the
+          // call (and its others) at once and retries them over its socket, never waiting out
+          // its timeout for a response that cannot come.
+          RpcServer.LOG.warn("Closing RDMA endpoint from {}: a response could not be sent ({})",
+            this, ex.toString());
+          e.close();
+        } else {
+          // The client sees the endpoint die and retries the call; nothing to answer here.
+          RpcServer.LOG.debug("Response to {} not sent: {}", this, ex.toString());
+        }
       }
     } finally {
       resp.done();
