@@ -505,6 +505,7 @@ fail:
  * after send_timeout_ms, that endpoint closes with the cause, and the server serves a new peer. */
 static int t_send_timeout_withheld_credits(void) {
   pair p;
+  tnode *c2 = NULL;
   tep *t2 = NULL;
   sr_ep *e2 = NULL;
   sr_config c = small_config();
@@ -530,9 +531,12 @@ static int t_send_timeout_withheld_credits(void) {
   CHECK(tep_wait(p.st, &p.st->closed, 1, 5000), "the server's endpoint did not close");
   CHECK(strstr(p.st->cause, "no credit"), "close cause: %s", p.st->cause);
   CHECK(sr_ep_send(p.st->ep, buf, sizeof buf) == SR_ECLOSED, "send after the timeout");
-  /* the server keeps serving others */
-  t2 = tep_new(p.client, MODE_COLLECT);
-  rc = sr_connect(p.client->ctx, (struct sockaddr *)&p.addr, NULL, 0, 5000, t2, &e2);
+  /* the server keeps serving others: a second client of its own (the first one's progress
+   * thread is still held by its callback) */
+  c2 = node_start(&c, 0, &rc);
+  CHECK(c2 != NULL, "second client ctx: %d %s", rc, sr_last_error());
+  t2 = tep_new(c2, MODE_COLLECT);
+  rc = sr_connect(c2->ctx, (struct sockaddr *)&p.addr, NULL, 0, 5000, t2, &e2);
   CHECK(rc == 0, "a second client cannot connect: %d %s", rc, sr_last_error());
   t2->ep = e2;
   tep *s2 = node_wait_accepted(p.server, 1, 5000);
@@ -546,11 +550,13 @@ static int t_send_timeout_withheld_credits(void) {
   sr_ep_close(e2);
   tep_wait(t2, &t2->closed, 1, 5000);
   sr_ep_release(e2);
+  node_stop(c2);
   tep_free(t2);
   pair_close(&p);
   return 0;
 fail:
   if (e2) { sr_ep_close(e2); tep_wait(t2, &t2->closed, 1, 5000); sr_ep_release(e2); }
+  if (c2) node_stop(c2);
   tep_free(t2);
   pair_close(&p);
   return 1;
