@@ -145,6 +145,14 @@ public class TieredStoreEngine extends DefaultStoreEngine {
       LOG.warn("Store {}: {}; using the default {} bytes", storeName,
         policies.thresholdProblem(), TieringKeys.COMPACTION_THRESHOLD_DEFAULT);
     }
+    if (fs == null) {
+      // A store without a file system (built for a test, or by a tool that never writes files):
+      // nothing to place, and upstream's engine never looks at the file system here either.
+      mode.set(Mode.OFF);
+      LOG.info("Tiered placement off for store {}: it has no file system; its files are written "
+        + "as by HBase's default store engine", storeName);
+      return;
+    }
     try {
       offered = TierPolicies.offeredPolicies(fs);
     } catch (UnsupportedOperationException e) {
