@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.TableName;
@@ -27,6 +30,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -78,16 +82,108 @@ public class TieredPlacementIT {
   private static List<Set<StorageType>> flushedFiles(TableName table, String family)
     throws IOException {
     List<Set<StorageType>> files = new ArrayList<>();
+    for (PlacedFile f : files(table, family, FileKind.FLUSHED)) {
+      files.add(f.replicas().isEmpty() ? EnumSet.noneOf(StorageType.class)
+        : EnumSet.copyOf(f.replicas().keySet()));
+    }
+    return files;
+  }
+
+  /** The files of one kind of one family of a table (not archived ones). */
+  private static List<PlacedFile> files(TableName table, String family, FileKind kind)
+    throws IOException {
+    List<PlacedFile> files = new ArrayList<>();
     String prefix = "/hbase/data/default/" + table.getNameAsString() + "/";
     for (PlacedFile f : new PlacementScanner(dfs.fileSystem(), hbase.configuration())
       .scan(hbase.rootDir()).files()) {
-      if (f.kind() == FileKind.FLUSHED && f.path().startsWith(prefix)
+      if (f.kind() == kind && f.path().startsWith(prefix)
         && f.path().contains("/" + family + "/")) {
-        files.add(f.replicas().isEmpty() ? EnumSet.noneOf(StorageType.class)
-          : EnumSet.copyOf(f.replicas().keySet()));
+        files.add(f);
       }
     }
     return files;
+  }
+
+  /** The storage policy HDFS reports (own or inherited) for each file of one kind of a family. */
+  private static List<String> policies(TableName table, String family, FileKind kind)
+    throws IOException {
+    List<String> names = new ArrayList<>();
+    for (PlacedFile f : files(table, family, kind)) {
+      names.add(dfs.fileSystem().getStoragePolicy(new Path(f.path())).getName());
+    }
+    return names;
+  }
+
+  /** The storage policy HDFS reports for the family directory of the table's only region. */
+  private static String familyDirPolicy(TableName table, String family) throws IOException {
+    Path tableDir = new Path("/hbase/data/default/" + table.getNameAsString());
+    for (FileStatus region : dfs.fileSystem().listStatus(tableDir)) {
+      Path familyDir = new Path(region.getPath(), family);
+      if (region.isDirectory() && dfs.fileSystem().exists(familyDir)) {
+        return dfs.fileSystem().getStoragePolicy(familyDir).getName();
+      }
+    }
+    throw new AssertionError("no family directory " + family + " under " + tableDir);
+  }
+
+  private static ColumnFamilyDescriptorBuilder withStoragePolicy(String name, String policy) {
+    return ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(name)).setStoragePolicy(policy);
+  }
+
+  /**
+   * Precedence: a family's upstream STORAGE_POLICY (or hbase.hstore.block.storage.policy) wins
+   * over Strata's default policies for flushed and compacted files; a strata.* key on the family
+   * or on the table wins over it.
+   */
+  @Test
+  public void upstreamFamilyPolicyWinsOverStrataDefaultsAndStrataKeysWinOverIt()
+    throws Exception {
+    Admin admin = hbase.connection().getAdmin();
+    TableName table = TableName.valueOf("upstream_policy");
+    admin.createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(withStoragePolicy("up", "ONE_SSD").build())
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("upkey"))
+        .setValue(HStore.BLOCK_STORAGE_POLICY_KEY, "ONE_SSD").build())
+      .setColumnFamily(withStoragePolicy("strata", "ONE_SSD")
+        .setConfiguration(TieringKeys.FLUSH_POLICY, "COLD").build())
+      .build());
+    TableName tableKey = TableName.valueOf("upstream_policy_table_key");
+    admin.createTable(TableDescriptorBuilder.newBuilder(tableKey)
+      .setValue(TieringKeys.FLUSH_POLICY, "HOT")
+      .setColumnFamily(withStoragePolicy("up", "ONE_SSD").build()).build());
+
+    writeAndFlush(table, "up", "upkey", "strata");
+    writeAndFlush(tableKey, "up");
+
+    // ONE_SSD with three replicas: one on SSD, two on DISK
+    Set<StorageType> oneSsd = EnumSet.of(StorageType.SSD, StorageType.DISK);
+    assertEquals("ONE_SSD", familyDirPolicy(table, "up"));
+    assertEquals(List.of("ONE_SSD"), policies(table, "up", FileKind.FLUSHED));
+    assertEquals(List.of(oneSsd), flushedFiles(table, "up"));
+    assertEquals(List.of("ONE_SSD"), policies(table, "upkey", FileKind.FLUSHED));
+    assertEquals(List.of(oneSsd), flushedFiles(table, "upkey"));
+    // strata.flush.storage.policy on the family wins over its STORAGE_POLICY for flushed files;
+    // the family directory keeps the upstream policy
+    assertEquals("ONE_SSD", familyDirPolicy(table, "strata"));
+    assertEquals(List.of("COLD"), policies(table, "strata", FileKind.FLUSHED));
+    assertEquals(List.of(EnumSet.of(StorageType.ARCHIVE)), flushedFiles(table, "strata"));
+    // ... and so does strata.flush.storage.policy on the table
+    assertEquals(List.of("HOT"), policies(tableKey, "up", FileKind.FLUSHED));
+    assertEquals(List.of(EnumSet.of(StorageType.DISK)), flushedFiles(tableKey, "up"));
+
+    // A compaction of a family with an upstream policy keeps it (Strata's default: ALL_SSD).
+    writeAndFlush(table, "up");
+    admin.majorCompact(table, Bytes.toBytes("up"));
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (files(table, "up", FileKind.COMPACTED).size() != 1
+      || !files(table, "up", FileKind.FLUSHED).isEmpty()) {
+      assertTrue("the major compaction of 'up' did not finish within 60 s",
+        System.currentTimeMillis() < deadline);
+      Thread.sleep(200);
+    }
+    assertEquals(List.of("ONE_SSD"), policies(table, "up", FileKind.COMPACTED));
+    assertEquals(List.of(oneSsd), files(table, "up", FileKind.COMPACTED).stream()
+      .map(f -> EnumSet.copyOf(f.replicas().keySet())).collect(Collectors.toList()));
   }
 
   @Test

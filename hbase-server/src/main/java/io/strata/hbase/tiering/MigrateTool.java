@@ -34,8 +34,10 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * {@code strata migrate}: moves a table's existing HFiles to their kind's current policy, after
  * an {@code alter} changed it (new files follow the new policy on their own). Flushed files go
  * to the flush policy, compacted files to the small or large compaction policy by their length,
- * archived files to the archive policy. Only the table's own directories are listed; each file
- * that is not where its policy wants it is moved by the Storage Policy Satisfier.
+ * archived files to the archive policy, each policy chosen as the store engine chooses it
+ * ({@link TierPolicies}; where upstream's per-family policy wins, that policy). Only the table's
+ * own directories are listed; each file that is not where its policy wants it is moved by the
+ * Storage Policy Satisfier.
  */
 public final class MigrateTool {
   private static final String HEADER = "Moves the existing HFiles of a table (or one family) to the "
@@ -102,7 +104,7 @@ public final class MigrateTool {
     for (ColumnFamilyDescriptor cfd : td.getColumnFamilies()) {
       if (!cl.hasOption("family") || cl.getOptionValue("family").equals(cfd.getNameAsString())) {
         policies.put(cfd.getNameAsString(),
-          TierPolicies.from(StoreUtils.createStoreConfiguration(conf, td, cfd)));
+          TierPolicies.resolve(StoreUtils.createStoreConfiguration(conf, td, cfd), td, cfd));
       }
     }
     if (policies.isEmpty()) {

@@ -32,8 +32,21 @@ public class OldWalTiering implements WALCoprocessor {
     }
     Configuration conf = env.getConfiguration();
     String policy = TierPolicies.from(conf).oldWal();
-    boolean requestMoves = conf.getBoolean(TieringKeys.REQUEST_MOVES,
-      TieringKeys.REQUEST_MOVES_DEFAULT);
+    boolean requestMoves = TieringKeys.requestMoves(conf);
+    Path oldWals = new Path(CommonFSUtils.getWALRootDir(conf), HConstants.HREGION_OLDLOGDIR_NAME);
+    try {
+      TierPolicies.offeredPolicies(oldWals.getFileSystem(conf));
+    } catch (UnsupportedOperationException e) {
+      // A file system without storage policies (a file:// root): nothing to place, as upstream.
+      LOG.info("Rolled WAL placement off: {} has no storage policies ({})", oldWals,
+        e.getMessage());
+      return;
+    } catch (IOException e) {
+      // Each archived WAL is pinned when it is archived; a NameNode that does not answer now
+      // only means the directory's policy below may not be set.
+      LOG.warn("Could not list the storage policies of {} ({}); rolled WALs will still be "
+        + "pinned as they are archived", oldWals, e.toString());
+    }
     ((WALCoprocessorEnvironment) env).getWAL().registerWALActionsListener(
       new WALActionsListener() {
         @Override
@@ -58,7 +71,6 @@ public class OldWalTiering implements WALCoprocessor {
       });
     // WALs that WAL splitting moves to oldWALs/ pass no listener: give them the policy by
     // directory, so that 'strata migrate' or the mover can move their blocks.
-    Path oldWals = new Path(CommonFSUtils.getWALRootDir(conf), HConstants.HREGION_OLDLOGDIR_NAME);
     try {
       FileSystem fs = oldWals.getFileSystem(conf);
       fs.mkdirs(oldWals);

@@ -2,7 +2,17 @@ package io.strata.hbase.tiering;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -14,6 +24,9 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.ipc.RetriableException;
+import org.apache.hadoop.ipc.StandbyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,78 +34,429 @@ import org.slf4j.LoggerFactory;
  * HBase's default store engine, placing each HFile by how it was made: flushes on the flush
  * policy, compactions on the small or large policy by input size, and files HBase archives after
  * a compaction on the archive policy, with their blocks moved there. Enable it with
- * {@code hbase.hstore.engine.class} (site, table or column family); see {@link TieringKeys}.
+ * {@code hbase.hstore.engine.class} (site, table or column family); see {@link TieringKeys}, and
+ * {@link TierPolicies} for which rule chooses each policy (upstream's explicit per-family
+ * {@code STORAGE_POLICY} wins over Strata's defaults).
  *
  * <p>Upstream pins a policy on compaction output only; a flushed file takes its family
  * directory's policy, so this engine pins the flush policy on the file itself, which keeps it
  * through the rename out of {@code .tmp}.
+ *
+ * <p>Placement never stops a store from opening or serving. Each store is in one of three
+ * modes, decided at open and logged in one line naming the store:
+ * <ul>
+ * <li><b>on</b>: the file system offers storage policies;</li>
+ * <li><b>off</b>: it has none ({@code getAllStoragePolicies} is unsupported, e.g. a
+ * {@code file://} root): the engine does exactly what {@link DefaultStoreEngine} does;</li>
+ * <li><b>deferred</b>: the NameNode did not answer (an {@link IOException}, e.g. during a
+ * failover): the store opens; the files it writes or archives meanwhile are remembered, and
+ * pinned (and their blocks moved) once the NameNode answers. The NameNode is asked again at most
+ * once per back-off interval (1 s, doubling to 5 min), from a timer (for a day) and at the
+ * store's flushes, compactions, archiving and compaction checks; nothing waits for it.</li>
+ * </ul>
+ * A bad value found at open (a threshold that is not a size, a policy this HDFS does not offer)
+ * is logged with its key, value and the fallback used.
+ *
+ * <p>Thread-safety: HBase calls an engine from flush, compaction and archiving threads at once,
+ * and the retry timer calls it too. The mode is atomic; one thread at a time asks the NameNode
+ * again and drains the remembered files (a lock the others do not wait for); remembered files
+ * are kept in concurrent maps.
  */
 public class TieredStoreEngine extends DefaultStoreEngine {
   private static final Logger LOG = LoggerFactory.getLogger(TieredStoreEngine.class);
 
+  /** First wait before asking a NameNode that did not answer again; doubled per failure. */
+  static final long FIRST_RETRY_MS = 1_000;
+  /** Longest wait between two tries. */
+  static final long MAX_RETRY_MS = 300_000;
+  /**
+   * Files remembered per store while deferred, at most; beyond, files are left to
+   * {@code strata migrate} (logged). An outage long enough to fill it flushed that many times.
+   */
+  static final int MAX_DEFERRED_FILES = 10_000;
+  /**
+   * How long a deferred store is also asked again from a timer, so that an idle store gets its
+   * files pinned without waiting for a flush; after that only flushes, compactions and
+   * compaction checks ask (a closed region's engine is not kept for longer).
+   */
+  static final long SCHEDULED_RETRY_MS = 24 * 3600_000L;
+
+  /** One daemon thread for every store's scheduled tries, created on first use. */
+  private static final class Retries {
+    static final ScheduledExecutorService EXECUTOR =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "strata-placement-retry");
+        t.setDaemon(true);
+        return t;
+      });
+  }
+
+  private enum Mode {
+    ON, OFF, DEFERRED
+  }
+
+  /** A file whose policy could not be pinned yet. */
+  private static final class Pending {
+    final String policy;
+    final String kind;
+    final long bytes;
+
+    Pending(String policy, String kind, long bytes) {
+      this.policy = policy;
+      this.kind = kind;
+      this.bytes = bytes;
+    }
+  }
+
   private HStore store;
+  private String storeName;
+  private FileSystem fs;
   private TierPolicies policies;
   private boolean requestMoves;
+  private final AtomicReference<Mode> mode = new AtomicReference<>(Mode.ON);
+  /** The policies the file system offers, once known (mode ON). */
+  private volatile Set<String> offered;
+  /** Held by the one thread asking the NameNode again; others do not wait for it. */
+  private final ReentrantLock retryLock = new ReentrantLock();
+  private volatile long nextTryMs;
+  private volatile long retryMs = FIRST_RETRY_MS;
+  /** When the current deferral began; scheduled tries stop {@link #SCHEDULED_RETRY_MS} later. */
+  private volatile long deferredSinceMs;
+  private final AtomicBoolean retryScheduled = new AtomicBoolean();
+  /** Output files in .tmp, created while deferred: path -> policy they are to get. */
+  private final Map<Path, String> unpinnedWriters = new ConcurrentHashMap<>();
+  /** Committed or archived files whose policy is to be pinned once the NameNode answers. */
+  private final Map<Path, Pending> pending = new ConcurrentHashMap<>();
+  private volatile boolean pendingOverflowLogged;
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator)
     throws IOException {
     super.createComponents(conf, store, comparator);
     this.store = store;
-    this.policies = TierPolicies.from(conf);
-    this.requestMoves = conf.getBoolean(TieringKeys.REQUEST_MOVES,
-      TieringKeys.REQUEST_MOVES_DEFAULT);
-    List<String> problems = policies.problems(TierPolicies.offeredPolicies(store.getFileSystem()));
-    if (!problems.isEmpty()) {
-      // The master's TieringValidator rejects such tables; reaching here means the RegionServer's
-      // own site file differs. Writes go on; HDFS refuses the unknown policy per file.
-      LOG.error("Store {} has invalid placement keys: {}", store, String.join("; ", problems));
+    this.storeName = store.getRegionInfo().getRegionNameAsString() + " family "
+      + store.getColumnFamilyName();
+    this.fs = store.getFileSystem();
+    this.policies = TierPolicies.resolve(conf, store.getHRegion().getTableDescriptor(),
+      store.getColumnFamilyDescriptor());
+    this.requestMoves = TieringKeys.requestMoves(conf);
+    if (policies.thresholdProblem() != null) {
+      // The validator refuses such a table; reaching here means a site file differs.
+      LOG.warn("Store {}: {}; using the default {} bytes", storeName,
+        policies.thresholdProblem(), TieringKeys.COMPACTION_THRESHOLD_DEFAULT);
     }
-    LOG.info("Tiered placement for {}: {}", store, policies);
+    try {
+      offered = TierPolicies.offeredPolicies(fs);
+    } catch (UnsupportedOperationException e) {
+      mode.set(Mode.OFF);
+      LOG.info("Tiered placement off for store {}: file system {} has no storage policies ({}); "
+        + "its files are written as by HBase's default store engine", storeName, fs.getUri(),
+        e.getMessage());
+      return;
+    } catch (IOException e) {
+      mode.set(Mode.DEFERRED);
+      deferredSinceMs = System.currentTimeMillis();
+      nextTryMs = deferredSinceMs + retryMs;
+      scheduleRetry();
+      LOG.warn("Tiered placement of store {} deferred: the NameNode did not answer "
+        + "getAllStoragePolicies ({}); the store opens, and the files it writes meanwhile get "
+        + "their policies once the NameNode answers (asked again with back-off {} s to {} s). "
+        + "Policies: {}", storeName, e.toString(),
+        FIRST_RETRY_MS / 1000, MAX_RETRY_MS / 1000, policies.describe());
+      return;
+    } catch (RuntimeException e) {
+      mode.set(Mode.OFF);
+      LOG.warn("Tiered placement off for store {}: listing the storage policies of {} failed "
+        + "({}); its files are written as by HBase's default store engine", storeName,
+        fs.getUri(), e.toString());
+      return;
+    }
+    logPlacement("");
+  }
+
+  /** The store's placement line, and a line per Strata policy this HDFS does not offer. */
+  private void logPlacement(String when) {
+    for (Map.Entry<TierPolicies.Kind, TierPolicies.Choice> e : policies.choices().entrySet()) {
+      TierPolicies.Choice c = e.getValue();
+      if (e.getKey() != TierPolicies.Kind.OLDWAL && !pinnable(c) && !c.upstream()) {
+        // The validator refuses such a table; reaching here means a site file differs.
+        LOG.warn("Store {}: {} = '{}' ({}) is not a storage policy of this HDFS (valid: {}); "
+          + "{} files are not pinned and take their directory's policy", storeName,
+          e.getKey().key(), c.policy(), c.rule(), String.join(", ", offered),
+          e.getKey().label());
+      }
+    }
+    LOG.info("Tiered placement for store {}{}: {}", storeName, when, policies.describe());
+  }
+
+  private boolean pinnable(TierPolicies.Choice c) {
+    Set<String> o = offered;
+    return !c.upstream() && o != null && o.contains(c.policy());
+  }
+
+  /** Whether placement is on now; asks a NameNode that did not answer again when it is time. */
+  private boolean placementOn() {
+    if (mode.get() == Mode.DEFERRED) {
+      retryIfDue();
+    }
+    return mode.get() == Mode.ON;
+  }
+
+  /** Schedules the next timer try, unless one is scheduled already. */
+  private void scheduleRetry() {
+    if (System.currentTimeMillis() - deferredSinceMs < SCHEDULED_RETRY_MS
+      && retryScheduled.compareAndSet(false, true)) {
+      Retries.EXECUTOR.schedule(() -> {
+        retryScheduled.set(false);
+        retry();
+      }, retryMs, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Asks the NameNode for its policies if the store is deferred and the back-off has passed;
+   * returns at once if another thread is asking (a flush must not wait for a NameNode).
+   */
+  private void retryIfDue() {
+    if (System.currentTimeMillis() >= nextTryMs) {
+      retry();
+    }
+  }
+
+  private void retry() {
+    if (mode.get() != Mode.DEFERRED || !retryLock.tryLock()) {
+      return;
+    }
+    try {
+      if (mode.get() != Mode.DEFERRED) {
+        return;
+      }
+      try {
+        offered = TierPolicies.offeredPolicies(fs);
+      } catch (IOException e) {
+        retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+        nextTryMs = System.currentTimeMillis() + retryMs;
+        LOG.info("Tiered placement of store {} still deferred: the NameNode did not answer ({}); "
+          + "{} files wait for their policy; next try in {} s", storeName, e.toString(),
+          pending.size() + unpinnedWriters.size(), retryMs / 1000);
+        scheduleRetry();
+        return;
+      } catch (RuntimeException e) {
+        mode.set(Mode.OFF);
+        LOG.warn("Tiered placement off for store {}: listing the storage policies of {} failed "
+          + "({}); {} files stay where they are", storeName, fs.getUri(), e.toString(),
+          pending.size());
+        pending.clear();
+        unpinnedWriters.clear();
+        return;
+      }
+      retryMs = FIRST_RETRY_MS;
+      mode.set(Mode.ON);
+      logPlacement(" (the NameNode answers again)");
+      drain();
+    } finally {
+      retryLock.unlock();
+    }
+  }
+
+  /** Pins the remembered files; called once placement is on again. */
+  private void drain() {
+    int pinned = 0;
+    int gone = 0;
+    for (Iterator<Map.Entry<Path, Pending>> it = pending.entrySet().iterator(); it.hasNext();) {
+      Map.Entry<Path, Pending> e = it.next();
+      it.remove();
+      Pending p = e.getValue();
+      if (!offered.contains(p.policy)) {
+        continue; // logged by logPlacement: not pinnable
+      }
+      // Always a move request: the blocks were written before the pin, and no rename follows
+      // that a tier mover would see.
+      if (BlockMover.pinAndMove(fs, e.getKey(), p.policy, p.kind + " HFile", true)) {
+        TieringMetrics.placed(p.kind, p.policy, p.bytes);
+        pinned++;
+      } else {
+        gone++;
+      }
+    }
+    // Output files of flushes or compactions that failed meanwhile are never committed.
+    for (Path tmp : unpinnedWriters.keySet()) {
+      try {
+        if (!fs.exists(tmp)) {
+          unpinnedWriters.remove(tmp);
+        }
+      } catch (IOException e) {
+        LOG.debug("Cannot check {}: {}", tmp, e.toString());
+      }
+    }
+    LOG.info("Store {}: pinned the policies of {} files written while the NameNode did not "
+      + "answer ({} gone or failed, see above)", storeName, pinned, gone);
+  }
+
+  /** A pin failed because the NameNode did not answer: defer, and ask again later. */
+  private void enterDeferred(String cause) {
+    if (mode.compareAndSet(Mode.ON, Mode.DEFERRED)) {
+      retryMs = FIRST_RETRY_MS;
+      deferredSinceMs = System.currentTimeMillis();
+      nextTryMs = deferredSinceMs + retryMs;
+      scheduleRetry();
+      LOG.warn("Tiered placement of store {} deferred: the NameNode did not answer ({}); files "
+        + "written meanwhile get their policies once it answers", storeName, cause);
+    }
+  }
+
+  private void remember(Path file, String policy, String kind, long bytes) {
+    if (pending.size() >= MAX_DEFERRED_FILES) {
+      if (!pendingOverflowLogged) {
+        pendingOverflowLogged = true;
+        LOG.warn("Store {}: {} files already wait for their policy; {} and later files are left "
+          + "where they are: run 'strata migrate --table {}' once the NameNode answers",
+          storeName, MAX_DEFERRED_FILES, file, store.getTableName().getNameAsString());
+      }
+      return;
+    }
+    pending.put(file, new Pending(policy, kind, bytes));
+    // Placement may have come back on after the caller looked and the drain passed this file.
+    if (mode.get() == Mode.ON && pending.remove(file) != null
+      && BlockMover.pinAndMove(fs, file, policy, kind + " HFile", true)) {
+      TieringMetrics.placed(kind, policy, bytes);
+    }
   }
 
   @Override
   public StoreFileWriter createWriter(CreateStoreFileWriterParams params) throws IOException {
     if (params.isCompaction()) {
       // HBase writes the output under storage_policy_<P>/ and pins P on it at commit. A policy
-      // HBase chose itself (date-tiered compaction) wins.
+      // HBase chose itself (date-tiered compaction) wins, and so does upstream's per-family
+      // policy, which HBase applies to the directories the output is written in.
       if (params.fileStoragePolicy() == null || params.fileStoragePolicy().isEmpty()) {
-        params.fileStoragePolicy(policies.forCompaction(params.totalCompactedFilesSize()));
+        TierPolicies.Choice c = policies.compaction(params.totalCompactedFilesSize());
+        if (!c.upstream() && mode.get() != Mode.OFF) {
+          if (placementOn()) {
+            if (pinnable(c)) {
+              params.fileStoragePolicy(c.policy());
+            }
+          } else if (mode.get() == Mode.DEFERRED) {
+            StoreFileWriter writer = super.createWriter(params);
+            unpinnedWriters.put(writer.getPath(), c.policy());
+            return writer;
+          }
+        }
       }
       return super.createWriter(params);
     }
     // A flush gets no pin at commit upstream: pin the policy on the new file itself, before its
     // first block is allocated, so that it survives the rename out of .tmp.
     StoreFileWriter writer = super.createWriter(params);
+    TierPolicies.Choice c = policies.choice(TierPolicies.Kind.FLUSHED);
+    if (c.upstream() || mode.get() == Mode.OFF) {
+      return writer;
+    }
+    if (!placementOn()) {
+      if (mode.get() == Mode.DEFERRED) {
+        unpinnedWriters.put(writer.getPath(), c.policy());
+      }
+      return writer;
+    }
+    if (!pinnable(c)) {
+      return writer;
+    }
     try {
-      store.getFileSystem().setStoragePolicy(writer.getPath(), policies.flush());
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("Could not pin storage policy {} on flushed file {} of {}: {}; it takes its "
-        + "family directory's policy", policies.flush(), writer.getPath(), store, e.toString());
+      fs.setStoragePolicy(writer.getPath(), c.policy());
+    } catch (IOException e) {
+      if (notAnswering(e)) {
+        unpinnedWriters.put(writer.getPath(), c.policy());
+        enterDeferred(e.toString());
+      } else {
+        LOG.warn("Could not pin storage policy {} on flushed file {} of store {}: {}; it takes "
+          + "its family directory's policy", c.policy(), writer.getPath(), storeName,
+          e.toString());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Could not pin storage policy {} on flushed file {} of store {}: {}; it takes its "
+        + "family directory's policy", c.policy(), writer.getPath(), storeName, e.toString());
     }
     return writer;
+  }
+
+  /** Whether the NameNode did not answer (rather than answering with a refusal). */
+  private static boolean notAnswering(IOException e) {
+    if (!(e instanceof RemoteException)) {
+      return true;
+    }
+    IOException unwrapped = ((RemoteException) e).unwrapRemoteException(StandbyException.class,
+      RetriableException.class);
+    return unwrapped instanceof StandbyException || unwrapped instanceof RetriableException;
   }
 
   @Override
   public List<HStoreFile> commitStoreFiles(List<Path> files, boolean isCompaction,
     boolean validate) throws IOException {
     List<HStoreFile> committed = super.commitStoreFiles(files, isCompaction, validate);
+    if (mode.get() == Mode.OFF) {
+      return committed;
+    }
+    String kind = isCompaction ? "compacted" : "flushed";
     for (int i = 0; i < committed.size(); i++) {
-      String parent = files.get(i).getParent().getName();
-      String policy = parent.startsWith(HConstants.STORAGE_POLICY_PREFIX)
-        ? parent.substring(HConstants.STORAGE_POLICY_PREFIX.length())
-        : isCompaction ? "NONE" : policies.flush();
-      TieringMetrics.placed(isCompaction ? "compacted" : "flushed", policy,
-        committed.get(i).getFileInfo().getSize());
+      HStoreFile sf = committed.get(i);
+      long bytes = sf.getFileInfo().getSize();
+      String waiting = unpinnedWriters.remove(files.get(i));
+      if (waiting != null) {
+        if (placementOn()) {
+          // Its blocks were written before this pin: ask for the move whatever the setting.
+          if (BlockMover.pinAndMove(fs, sf.getPath(), waiting, kind + " HFile", true)) {
+            TieringMetrics.placed(kind, waiting, bytes);
+          }
+        } else {
+          remember(sf.getPath(), waiting, kind, bytes);
+        }
+        continue;
+      }
+      TieringMetrics.placed(kind, placedPolicy(files.get(i), isCompaction), bytes);
     }
     return committed;
+  }
+
+  /** The policy a committed file has, for the metrics. */
+  private String placedPolicy(Path written, boolean isCompaction) {
+    String parent = written.getParent().getName();
+    if (parent.startsWith(HConstants.STORAGE_POLICY_PREFIX)) {
+      return parent.substring(HConstants.STORAGE_POLICY_PREFIX.length());
+    }
+    if (isCompaction) {
+      // Written in .tmp/<family>: upstream's policy if a compaction kind chose it, else none.
+      for (TierPolicies.Kind k : new TierPolicies.Kind[] { TierPolicies.Kind.COMPACTED_SMALL,
+        TierPolicies.Kind.COMPACTED_LARGE }) {
+        if (policies.choice(k).upstream()) {
+          return policies.choice(k).policy();
+        }
+      }
+      return "NONE";
+    }
+    TierPolicies.Choice c = policies.choice(TierPolicies.Kind.FLUSHED);
+    return c.upstream() || pinnable(c) ? c.policy() : "NONE";
+  }
+
+  @Override
+  public boolean needsCompaction(List<HStoreFile> filesCompacting) {
+    // Called after every flush and by the RegionServer's compaction checker: a cheap moment to
+    // ask a NameNode that did not answer again (at most once per back-off interval).
+    if (mode.get() == Mode.DEFERRED) {
+      retryIfDue();
+    }
+    return super.needsCompaction(filesCompacting);
   }
 
   @Override
   public void removeCompactedFiles(Collection<HStoreFile> compactedFiles) {
     super.removeCompactedFiles(compactedFiles);
     // Called after HBase archived the files (only the primary replica archives).
-    if (!store.isPrimaryReplicaStore() || compactedFiles.isEmpty()) {
+    if (mode.get() == Mode.OFF || !store.isPrimaryReplicaStore() || compactedFiles.isEmpty()) {
+      return;
+    }
+    TierPolicies.Choice c = policies.choice(TierPolicies.Kind.ARCHIVED);
+    boolean on = placementOn();
+    if (on && !pinnable(c)) {
       return;
     }
     Path archiveDir;
@@ -101,16 +465,20 @@ public class TieredStoreEngine extends DefaultStoreEngine {
         store.getRegionFileSystem().getRegionInfoForFS(),
         store.getColumnFamilyDescriptor().getName());
     } catch (IOException e) {
-      LOG.warn("Cannot resolve the archive directory of {}: {}; {} archived files stay on their "
-        + "tier", store, e.toString(), compactedFiles.size());
+      LOG.warn("Cannot resolve the archive directory of store {}: {}; {} archived files stay on "
+        + "their tier", storeName, e.toString(), compactedFiles.size());
       return;
     }
-    FileSystem fs = store.getFileSystem();
     for (HStoreFile f : compactedFiles) {
       Path archived = new Path(archiveDir, f.getPath().getName());
-      if (BlockMover.pinAndMove(fs, archived, policies.archive(), "archived HFile",
+      long bytes = f.getFileInfo().getSize();
+      if (!on) {
+        if (mode.get() == Mode.DEFERRED) {
+          remember(archived, c.policy(), "archived", bytes);
+        }
+      } else if (BlockMover.pinAndMove(fs, archived, c.policy(), "archived HFile",
         requestMoves)) {
-        TieringMetrics.placed("archived", policies.archive(), f.getFileInfo().getSize());
+        TieringMetrics.placed("archived", c.policy(), bytes);
       }
     }
   }

@@ -1,11 +1,20 @@
 package io.strata.hbase.tiering;
 
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Configuration keys of Strata's tiered placement. Each can be set in hbase-site.xml, on a table
  * or on a column family ({@code alter 't', {NAME => 'cf', CONFIGURATION => {KEY => VALUE}}}); the
- * narrowest wins. Values are HDFS storage policy names.
+ * narrowest wins, and upstream's explicit per-family {@code STORAGE_POLICY} wins over Strata's site
+ * values and defaults: see {@link TierPolicies} for the whole precedence, which is also where the
+ * policy keys and the threshold are read and checked. Values are HDFS storage policy names.
  */
 public final class TieringKeys {
+  private static final Logger LOG = LoggerFactory.getLogger(TieringKeys.class);
+
   private TieringKeys() {
   }
 
@@ -56,8 +65,31 @@ public final class TieringKeys {
    * Whether HBase itself asks the Storage Policy Satisfier to move the blocks of an HFile or WAL it
    * archives. Set it to false where a tier mover ({@code strata tier-mover}) follows the
    * namespace's renames: it moves them without HBase's help. The archive policy is pinned on the
-   * file either way. Default {@value #REQUEST_MOVES_DEFAULT}.
+   * file either way. Files the store engine pins after their blocks were written (while the
+   * NameNode did not answer) are always handed to the Storage Policy Satisfier: no rename follows
+   * for a tier mover to see. Default {@value #REQUEST_MOVES_DEFAULT}.
    */
   public static final String REQUEST_MOVES = "strata.tiering.request.moves";
   public static final boolean REQUEST_MOVES_DEFAULT = true;
+
+  /**
+   * {@link #REQUEST_MOVES}. A value other than true or false is logged with the key and the
+   * default used instead: it is read where a store opens, which it must not stop.
+   */
+  public static boolean requestMoves(Configuration conf) {
+    String v = conf.getTrimmed(REQUEST_MOVES);
+    if (v == null || v.isEmpty()) {
+      return REQUEST_MOVES_DEFAULT;
+    }
+    switch (v.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        LOG.warn("{} = '{}' is not true or false; using {}", REQUEST_MOVES, v,
+          REQUEST_MOVES_DEFAULT);
+        return REQUEST_MOVES_DEFAULT;
+    }
+  }
 }

@@ -18,16 +18,18 @@ import org.apache.hadoop.hbase.coprocessor.MasterCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.MasterCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.MasterObserver;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
-import org.apache.hadoop.hbase.regionserver.StoreUtils;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Rejects a table whose placement keys name a storage policy the cluster's HDFS does not offer,
- * at create and alter time, with the key and the valid policies in the error. Upstream HBase
- * logs and ignores a bad policy; a typo would silently leave data on the default tier. Loaded
- * with {@code hbase.coprocessor.master.classes}; at master start it checks the site's values too.
+ * or a compaction threshold that is not a size, at create and alter time, with the key and the
+ * valid policies in the error. Upstream HBase logs and ignores a bad policy; a typo would silently
+ * leave data on the default tier. Loaded with {@code hbase.coprocessor.master.classes}; at master
+ * start it checks the site's values too. Policy names are not checked where the file system has
+ * no storage policies, or while its NameNode does not answer (logged). Thread-safety: the
+ * master calls it from its RPC handlers; it keeps only what {@link #start} set.
  */
 public class TieringValidator implements MasterCoprocessor, MasterObserver {
   private static final Logger LOG = LoggerFactory.getLogger(TieringValidator.class);
@@ -39,12 +41,27 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
   public void start(CoprocessorEnvironment env) throws IOException {
     siteConf = env.getConfiguration();
     fs = CommonFSUtils.getRootDir(siteConf).getFileSystem(siteConf);
-    List<String> problems = problems(siteConf);
+    Set<String> offered;
+    try {
+      offered = offered();
+    } catch (UnsupportedOperationException e) {
+      // A file system without storage policies (a file:// root): the stores turn placement off
+      // and write as upstream does; only values that are invalid anywhere are checked.
+      LOG.info("Storage policy names in placement keys are not checked: {} has no storage "
+        + "policies ({})", fs.getUri(), e.getMessage());
+      offered = null;
+    } catch (IOException e) {
+      LOG.warn("Storage policy names of the site's placement keys are not checked: the NameNode "
+        + "of {} did not answer getAllStoragePolicies ({}); tables are checked when created or "
+        + "altered", fs.getUri(), e.toString());
+      offered = null;
+    }
+    List<String> problems = new ArrayList<>(TierPolicies.from(siteConf).problems(offered));
     String walPolicy = siteConf.getTrimmed(HConstants.WAL_STORAGE_POLICY);
-    if (walPolicy != null && !"NONE".equalsIgnoreCase(walPolicy)
-      && !offered().contains(walPolicy.toUpperCase(java.util.Locale.ROOT))) {
+    if (offered != null && walPolicy != null && !"NONE".equalsIgnoreCase(walPolicy)
+      && !offered.contains(walPolicy.toUpperCase(java.util.Locale.ROOT))) {
       problems.add(HConstants.WAL_STORAGE_POLICY + " = '" + walPolicy
-        + "' is not a storage policy of this HDFS; valid: " + String.join(", ", offered()));
+        + "' is not a storage policy of this HDFS; valid: " + String.join(", ", offered));
     }
     if (!problems.isEmpty()) {
       throw new IOException("Strata placement configuration of the site is invalid: "
@@ -75,20 +92,29 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
     return TierPolicies.offeredPolicies(fs);
   }
 
-  private List<String> problems(Configuration conf) throws IOException {
+  /**
+   * The policies the file system offers, or null when they cannot be known: it has none (the
+   * stores turn placement off), or its NameNode did not answer (the stores defer placement and
+   * log an unknown policy with its fallback). Placement is an optimisation: a table is not
+   * refused for a check that could not run.
+   */
+  private Set<String> offeredOrNull(TableName table) {
     try {
-      return new ArrayList<>(TierPolicies.from(conf).problems(offered()));
-    } catch (IllegalArgumentException e) {
-      List<String> problems = new ArrayList<>();
-      problems.add(e.getMessage());
-      return problems;
+      return offered();
+    } catch (UnsupportedOperationException e) {
+      return null;
+    } catch (IOException e) {
+      LOG.warn("Storage policy names of table {} are not checked: the NameNode of {} did not "
+        + "answer getAllStoragePolicies ({})", table, fs.getUri(), e.toString());
+      return null;
     }
   }
 
   private void check(TableDescriptor desc) throws IOException {
     List<String> problems = new ArrayList<>();
+    Set<String> offered = offeredOrNull(desc.getTableName());
     for (ColumnFamilyDescriptor cfd : desc.getColumnFamilies()) {
-      for (String p : problems(StoreUtils.createStoreConfiguration(siteConf, desc, cfd))) {
+      for (String p : TierPolicies.resolve(siteConf, desc, cfd).problems(offered)) {
         problems.add("family '" + cfd.getNameAsString() + "': " + p);
       }
     }
