@@ -1,9 +1,8 @@
 package io.strata.local;
 
 import io.strata.hbase.tiering.TieringKeys;
-import io.strata.hdfs.mover.PlacementCheck;
-import io.strata.hdfs.sps.SatisfierHealth;
-import io.strata.hdfs.sps.SatisfierStatus;
+import io.strata.hdfs.HdfsKeys;
+import io.strata.hdfs.mover.FileMover;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
@@ -292,28 +291,22 @@ public final class PlacementDemo {
         moved.add(it.next().getPath());
       }
     }
-    long deadline = System.currentTimeMillis() + WAIT_MS;
-    SatisfierHealth satisfier = hbase.dfs().satisfierHealth();
-    long restartsSeen = 0;
-    while (true) {
-      List<Path> pending = PlacementCheck.unsatisfied(dfs, moved);
-      if (pending.isEmpty()) {
-        return (System.nanoTime() - archivedAtNanos) / 1e9;
-      }
-      moved = pending;
-      // Nothing moves without a satisfier: say so now, not when the wait times out.
-      SatisfierStatus sps = satisfier.status();
-      if (!sps.running()) {
-        throw new IOException("No Storage Policy Satisfier is running (" + sps + "), so "
-          + pending.size() + " files cannot reach their tier, e.g. " + pending.get(0));
-      }
-      if (sps.restarts() > restartsSeen) {
-        restartsSeen = sps.restarts();
-        step("the Storage Policy Satisfier stopped and was restarted (%s)", sps);
-      }
-      sleepUntil(deadline, pending.size() + " files to reach their tier, e.g. " + pending.get(0)
-        + "; Storage Policy Satisfier " + sps);
+    // The same wait as strata mover's: it says at once when no satisfier runs, and once when
+    // nothing moves for strata.move.no.progress.ms.
+    int code;
+    try {
+      code = FileMover.waitUntilPlaced(dfs, moved, WAIT_MS, hbase.dfs().satisfierHealth(),
+        HdfsKeys.positiveMs(hbase.configuration(), HdfsKeys.MOVE_NO_PROGRESS_MS,
+          HdfsKeys.MOVE_NO_PROGRESS_MS_DEFAULT), out);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while waiting for files to reach their tier");
     }
+    if (code != 0) {
+      throw new IOException("Archived HFiles and rolled WALs did not reach their tier (the "
+        + "reason is printed above)");
+    }
+    return (System.nanoTime() - archivedAtNanos) / 1e9;
   }
 
   private long readBack(LatencyRecorder latency) throws IOException {

@@ -143,6 +143,9 @@ public final class FileMover {
   public static int waitUntilPlaced(DistributedFileSystem dfs, List<Path> queued, long timeoutMs,
     SatisfierHealth satisfier, long noProgressMs, PrintStream out)
     throws IOException, InterruptedException {
+    if (queued.isEmpty()) {
+      return 0;
+    }
     long start = System.currentTimeMillis();
     List<Path> pending = queued;
     long lastReport = 0;
