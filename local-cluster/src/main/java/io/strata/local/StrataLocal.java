@@ -122,6 +122,7 @@ public final class StrataLocal {
       new PlacementScanner(dfs.fileSystem(), hbase.configuration()).scan(hbase.rootDir());
     out.println();
     out.print(report.toTable());
+    out.print(report.policiesTable());
     out.println();
     out.println("Workload (client-side, one thread, batches of 100 Puts; single Gets)");
     out.println(outcome.writes.summary());

@@ -6,7 +6,17 @@ import static org.junit.Assert.assertTrue;
 import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.KindStats;
 import io.strata.hbase.placement.PlacementReport;
+import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hbase.placement.PolicyRule;
+import io.strata.hbase.tiering.TieringKeys;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.FSTableDescriptors;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
@@ -38,6 +48,8 @@ public class PlacementReportIT {
   private static TieredDfsCluster cluster;
   private static DistributedFileSystem fs;
   private static PlacementReport report;
+  /** The scan of table t2, whose descriptor sets policies at every level of the precedence. */
+  private static PlacementReport rulesReport;
   private static long openWalBytes;
 
   @BeforeClass
@@ -83,6 +95,31 @@ public class PlacementReportIT {
     } finally {
       open.close();
     }
+
+    // t2: one family per rule of the precedence, the descriptor written where the master does.
+    TableDescriptor t2 = TableDescriptorBuilder.newBuilder(TableName.valueOf("t2"))
+      .setValue(TieringKeys.ARCHIVE_POLICY, "ALL_SSD")
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("strata"))
+        .setValue(TieringKeys.FLUSH_POLICY, "ONE_SSD")
+        .setStoragePolicy("ALL_SSD").build())
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("upstream"))
+        .setStoragePolicy("ONE_SSD").build())
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of("plain")).build();
+    Path t2Dir = new Path(root, "data/default/t2");
+    FSTableDescriptors.createTableDescriptorForTableDirectory(fs, t2Dir, t2, false);
+    for (String family : new String[] { "strata", "upstream", "plain" }) {
+      Path dir = new Path(t2Dir, REGION + "/" + family);
+      fs.mkdirs(dir);
+      writeHFile(new Path(dir, hfileName()), false, Set.of()); // flushed
+    }
+    writeHFile(new Path(t2Dir, REGION + "/plain/" + hfileName()), true, Set.of("a")); // compacted
+    Path t2Archive = new Path(root, "archive/data/default/t2/" + REGION + "/plain");
+    fs.mkdirs(t2Archive);
+    writeHFile(new Path(t2Archive, hfileName()), true, Set.of("b"));
+    Configuration conf = new Configuration(cluster.configuration());
+    conf.set(TieringKeys.COMPACTION_LARGE_POLICY, "COLD"); // a site value, not a default
+    rulesReport = new PlacementScanner(fs, conf)
+      .scan(root, "data/default/t2", "archive/data/default/t2");
   }
 
   @AfterClass
@@ -164,6 +201,53 @@ public class PlacementReportIT {
   public void otherFiles() {
     assertKind(FileKind.OTHER, 1, Map.of(StorageType.DISK, 3L));
     assertEquals(100, report.kind(FileKind.OTHER).bytes());
+  }
+
+  private static PolicyRule ruleOf(FileKind kind, String familyDir) {
+    List<PolicyRule> rules = rulesReport.files().stream()
+      .filter(f -> f.kind() == kind && f.path().contains("/" + familyDir + "/"))
+      .map(PlacedFile::rule).collect(Collectors.toList());
+    assertEquals(kind + " files in " + familyDir, 1, rules.size());
+    return rules.get(0);
+  }
+
+  @Test
+  public void eachFileNamesTheRuleThatChoseItsPolicy() {
+    // A strata key on the family wins over the family's upstream STORAGE_POLICY.
+    assertEquals(new PolicyRule("ONE_SSD", "family " + TieringKeys.FLUSH_POLICY),
+      ruleOf(FileKind.FLUSHED, "strata"));
+    // Upstream's explicit per-family policy wins over Strata's defaults.
+    assertEquals(new PolicyRule("ONE_SSD", "family STORAGE_POLICY"),
+      ruleOf(FileKind.FLUSHED, "upstream"));
+    // Nothing set: Strata's default.
+    assertEquals(new PolicyRule(TieringKeys.FLUSH_POLICY_DEFAULT, "Strata default"),
+      ruleOf(FileKind.FLUSHED, "plain"));
+    // A small compacted file: the small-compaction rule, its size against the threshold named.
+    PolicyRule compacted = ruleOf(FileKind.COMPACTED, "plain");
+    assertEquals(TieringKeys.COMPACTION_SMALL_POLICY_DEFAULT, compacted.policy());
+    assertTrue(compacted.rule(), compacted.rule().startsWith("Strata default; file size < "));
+    // The table's strata key places the archived file.
+    assertEquals(new PolicyRule("ALL_SSD", "table " + TieringKeys.ARCHIVE_POLICY),
+      ruleOf(FileKind.ARCHIVED, "plain"));
+  }
+
+  @Test
+  public void familyPoliciesInTheTableAndJson() {
+    assertEquals(Set.of("t2/plain", "t2/strata", "t2/upstream"),
+      rulesReport.familyPolicies().keySet().stream().map(k -> k.replace("default:", ""))
+        .collect(Collectors.toSet()));
+    String table = rulesReport.policiesTable();
+    assertTrue(table, table.contains("site " + TieringKeys.COMPACTION_LARGE_POLICY));
+    var json = rulesReport.toJson(true);
+    var plain = json.get("families").get("t2/plain");
+    assertEquals("site " + TieringKeys.COMPACTION_LARGE_POLICY,
+      plain.get("compacted_large").get("rule").asText());
+    assertEquals("COLD", plain.get("compacted_large").get("policy").asText());
+    assertEquals(6, json.get("files").size()); // 5 store files and the .tableinfo
+    for (var f : json.get("files")) {
+      boolean placed = !"other".equals(f.get("kind").asText());
+      assertEquals(f.toString(), placed, f.has("rule") && f.has("policy"));
+    }
   }
 
   @Test

@@ -1,8 +1,10 @@
 package io.strata.hbase.placement;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.JsonReports;
+import io.strata.hbase.tiering.TierPolicies;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.fs.StorageType;
 
 /**
@@ -22,6 +25,7 @@ public final class PlacementReport {
   private final String root;
   private final EnumMap<FileKind, KindStats> kinds = new EnumMap<>(FileKind.class);
   private final List<PlacedFile> files = new ArrayList<>();
+  private Map<String, TierPolicies> familyPolicies = Collections.emptyMap();
 
   public PlacementReport(String root) {
     this.root = root;
@@ -47,8 +51,31 @@ public final class PlacementReport {
     return Collections.unmodifiableList(files);
   }
 
-  /** The JSON document described in the README: {@code {"root":..., "kinds": {...}}}. */
+  void setFamilyPolicies(Map<String, TierPolicies> policies) {
+    this.familyPolicies = new TreeMap<>(policies);
+  }
+
+  /**
+   * The policies the placement rules choose for each column family that has store files or
+   * archived files under the root ("ns:table/family"), each with the rule that chose it.
+   */
+  public Map<String, TierPolicies> familyPolicies() {
+    return Collections.unmodifiableMap(familyPolicies);
+  }
+
+  /**
+   * The JSON document described in the placement reference: {@code {"root":..., "kinds": {...},
+   * "families": {...}}}, without the file list.
+   */
   public ObjectNode toJson() {
+    return toJson(false);
+  }
+
+  /**
+   * The JSON document; with {@code withFiles}, also {@code "files": [...]}: every file with its
+   * kind, bytes, replicas, and the policy chosen for it with its rule.
+   */
+  public ObjectNode toJson(boolean withFiles) {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode doc = mapper.createObjectNode();
     doc.put("root", root);
@@ -63,11 +90,63 @@ public final class PlacementReport {
       ObjectNode share = k.putObject("share");
       s.replicas().keySet().forEach(type -> share.put(type.name(), s.share(type)));
     }
+    ObjectNode familiesNode = doc.putObject("families");
+    for (Map.Entry<String, TierPolicies> e : familyPolicies.entrySet()) {
+      ObjectNode f = familiesNode.putObject(e.getKey());
+      for (Map.Entry<TierPolicies.Kind, TierPolicies.Choice> c : e.getValue().choices()
+        .entrySet()) {
+        if (c.getKey() == TierPolicies.Kind.OLDWAL) {
+          continue; // rolled WALs belong to no family
+        }
+        ObjectNode k = f.putObject(c.getKey().name().toLowerCase(Locale.ROOT));
+        k.put("policy", c.getValue().policy());
+        k.put("rule", c.getValue().rule());
+      }
+      f.put("compaction_threshold_bytes", e.getValue().compactionThreshold());
+    }
+    if (withFiles) {
+      ArrayNode filesNode = doc.putArray("files");
+      for (PlacedFile file : files) {
+        ObjectNode f = filesNode.addObject();
+        f.put("path", file.path());
+        f.put("kind", file.kind().jsonName());
+        f.put("bytes", file.bytes());
+        ObjectNode replicas = f.putObject("replicas");
+        file.replicas().forEach((type, n) -> replicas.put(type.name(), n));
+        if (file.rule() != null) {
+          f.put("policy", file.rule().policy());
+          f.put("rule", file.rule().rule());
+        }
+      }
+    }
     return doc;
   }
 
   public void writeJson(File out) throws IOException {
     JsonReports.write(out, toJson());
+  }
+
+  /** Writes {@link #toJson(boolean)}. */
+  public void writeJson(File out, boolean withFiles) throws IOException {
+    JsonReports.write(out, toJson(withFiles));
+  }
+
+  /**
+   * One line per column family: the policy of each kind of store file and the rule that chose
+   * it, as the store's log line says it.
+   */
+  public String policiesTable() {
+    StringBuilder sb = new StringBuilder();
+    if (familyPolicies.isEmpty()) {
+      return sb.toString();
+    }
+    sb.append("Policies chosen per column family (rule in parentheses; site rules from this "
+      + "tool's configuration)\n");
+    for (Map.Entry<String, TierPolicies> e : familyPolicies.entrySet()) {
+      sb.append("  ").append(e.getKey()).append(": ").append(e.getValue().describe())
+        .append('\n');
+    }
+    return sb.toString();
   }
 
   /** A fixed-width table: one row per kind, replica shares per storage type. */

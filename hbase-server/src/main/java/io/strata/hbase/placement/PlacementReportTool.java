@@ -28,7 +28,9 @@ public final class PlacementReportTool {
       "NameNode URI (default: fs.defaultFS of the configuration on the classpath)");
     o.addOption(null, "root", true, "HBase root directory (default: hbase.rootdir, else /hbase)");
     o.addOption(null, "json", true, "also write the report as JSON to this file");
-    o.addOption(null, "files", false, "also list every file with its kind and replicas");
+    o.addOption(null, "files", false, "also list every file with its kind, replicas, and the "
+      + "storage policy the placement rules choose for it with the rule that chose it (also in "
+      + "--json)");
     o.addOption("h", "help", false, "this text");
     return o;
   }
@@ -41,7 +43,7 @@ public final class PlacementReportTool {
     CommandLine cl;
     try {
       cl = CommandLines.parse("strata placement",
-        "strata placement [--hdfs URI] [--root DIR] [--json FILE]", HEADER, options(), args);
+        "strata placement [--hdfs URI] [--root DIR] [--files] [--json FILE]", HEADER, options(), args);
     } catch (CommandLines.Exit e) {
       return e.code();
     }
@@ -57,14 +59,15 @@ public final class PlacementReportTool {
     PlacementReport report =
       new PlacementScanner((DistributedFileSystem) fs, conf).scan(new Path(root));
     System.out.print(report.toTable());
+    System.out.print(report.policiesTable());
     if (cl.hasOption("files")) {
       for (PlacedFile f : report.files()) {
-        System.out.printf("%-10s %12d %s %s%n", f.kind().jsonName(), f.bytes(), f.replicas(),
-          f.path());
+        System.out.printf("%-10s %12d %s %s%s%n", f.kind().jsonName(), f.bytes(), f.replicas(),
+          f.path(), f.rule() == null ? "" : "  policy " + f.rule());
       }
     }
     if (cl.hasOption("json")) {
-      report.writeJson(new File(cl.getOptionValue("json")));
+      report.writeJson(new File(cl.getOptionValue("json")), cl.hasOption("files"));
       System.out.println("JSON report written to " + cl.getOptionValue("json"));
     }
     return 0;

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * Builds a {@link PlacementReport} for an HBase root directory on HDFS. Lists the tree with block
  * locations in the same NameNode calls ({@code getListing} with locations), so each replica's
  * storage type is what the NameNode knows now, including the block under construction of an open
- * WAL. Store files are opened once to read their file info (see {@link StoreFileOrigin}).
+ * WAL. Store files are opened once to read their file info (see {@link StoreFileOrigin}). Each
+ * file is given the policy the placement rules choose for it and the rule that chose it (see
+ * {@link PlacementRules}), each table's descriptor read once from the root's {@code .tabledesc}.
  */
 public final class PlacementScanner {
   private static final Logger LOG = LoggerFactory.getLogger(PlacementScanner.class);
@@ -55,6 +57,7 @@ public final class PlacementScanner {
       throw new FileNotFoundException("HBase root directory " + qualifiedRoot + " does not exist");
     }
     PlacementReport report = new PlacementReport(qualifiedRoot.toString());
+    PlacementRules rules = new PlacementRules(dfs, qualifiedRoot, conf);
     DFSClient client = dfs.getClient();
     Deque<String> dirs = new ArrayDeque<>();
     for (String subtree : subtrees) {
@@ -74,7 +77,7 @@ public final class PlacementScanner {
           if (status.isDirectory()) {
             dirs.push(full);
           } else {
-            PlacedFile file = place(rootPath, full, (HdfsLocatedFileStatus) status);
+            PlacedFile file = place(rootPath, full, (HdfsLocatedFileStatus) status, rules);
             if (file != null) {
               report.add(file);
             }
@@ -83,11 +86,12 @@ public final class PlacementScanner {
         startAfter = listing.getLastName();
       } while (listing.hasMore());
     }
+    report.setFamilyPolicies(rules.families());
     return report;
   }
 
-  private PlacedFile place(String rootPath, String fullPath, HdfsLocatedFileStatus status)
-    throws IOException {
+  private PlacedFile place(String rootPath, String fullPath, HdfsLocatedFileStatus status,
+    PlacementRules rules) throws IOException {
     String relative = HBaseRootLayout.relativize(new Path(rootPath), new Path(fullPath));
     FileKind kind;
     switch (HBaseRootLayout.locate(relative)) {
@@ -130,7 +134,7 @@ public final class PlacementScanner {
         }
       }
     }
-    return new PlacedFile(fullPath, kind, bytes, replicas);
+    return new PlacedFile(fullPath, kind, bytes, replicas, rules.ruleFor(kind, relative, bytes));
   }
 
   /**
