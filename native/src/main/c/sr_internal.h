@@ -182,8 +182,8 @@ struct sr_ctx {
   sr_ctx_stats stats;
 };
 
-/* What the files call in one another. Hidden so that splitting the runtime into files does not
- * add to the library's exported symbols. */
+/* What the files call in one another: hidden, internal to the library, so that the .so exports
+ * only its API and the JNI entry points. */
 #pragma GCC visibility push(hidden)
 
 /* sr_errors.c */
@@ -195,45 +195,48 @@ socklen_t addr_len(const struct sockaddr *sa);
 uint64_t now_ns(void); /* CLOCK_MONOTONIC */
 
 /* sr_devices.c */
-int check_config(const sr_config *cfg);
+int check_config(const sr_config *cfg); /* SR_EINVAL, naming the value out of range */
 /* The context's device for `verbs`, opened at first use; progress thread. */
 sr_dev *get_dev(sr_ctx *ctx, struct ibv_context *verbs);
-int dev_reserve_cq(sr_dev *d, int more);
+int dev_reserve_cq(sr_dev *d, int more); /* room for `more` CQ entries, resizing the CQ */
 
 /* sr_endpoint.c */
 const char *ep_where(sr_ep *ep, char *buf, size_t len); /* the peer, device, port and GID */
-void ep_unref_locked_and_unlock(sr_ep *ep);
-sr_ep *ep_new(sr_ctx *ctx, void *user);
-int post_recv(sr_ep *ep, uint32_t idx);
+void ep_unref_locked_and_unlock(sr_ep *ep); /* frees the endpoint at the last reference */
+sr_ep *ep_new(sr_ctx *ctx, void *user); /* in the context's list, one (the runtime's) reference */
+int post_recv(sr_ep *ep, uint32_t idx); /* (re)posts receive buffer idx */
 int ep_setup_resources(sr_ep *ep); /* QP, registered pools, posted receives; progress thread */
-void ep_fill_params(sr_ep *ep, wire_params *p);
+void ep_fill_params(sr_ep *ep, wire_params *p); /* this side's parameters for the peer */
 int ep_take_params(sr_ep *ep, const wire_params *p); /* lock held */
 int ep_post_slot(sr_ep *ep, uint32_t slot, uint32_t bytes, int rndv_len); /* lock held */
-wire_hdr *slot_hdr(sr_ep *ep, uint32_t slot);
+wire_hdr *slot_hdr(sr_ep *ep, uint32_t slot); /* the header in send slot `slot` */
 void take_owed(sr_ep *ep, wire_hdr *h); /* lock held */
-int ep_can_send(sr_ep *ep, uint32_t len, int *rndv);
+int ep_can_send(sr_ep *ep, uint32_t len, int *rndv); /* credits, slot, region free; lock held */
 void maybe_send_credit(sr_ep *ep); /* lock held */
 
 /* sr_close.c */
 void ep_mark_closed(sr_ep *ep, int code, const char *cause); /* progress thread, lock not held */
-void ep_teardown(sr_ep *ep);
+void ep_teardown(sr_ep *ep); /* QP, registrations, cm_id; progress thread */
+/* Closes for a cause found on a user thread or in a callback; lock held, released. */
 void ep_fail_async_and_unlock(sr_ep *ep, int code, const char *cause);
-void handle_close_request(sr_ep *ep);
+void handle_close_request(sr_ep *ep); /* a queued close, on the progress thread */
 
 /* sr_context.c */
-int on_progress_thread(sr_ctx *ctx);
+int on_progress_thread(sr_ctx *ctx); /* the caller is ctx's progress thread */
 void wake(sr_ctx *ctx); /* wakes the progress thread from epoll_wait */
-void process_requests(sr_ctx *ctx);
+void process_requests(sr_ctx *ctx); /* queued endpoint closes and listener frees; progress thread */
 
 /* sr_completions.c */
+/* ep_mark_closed with a formatted cause. */
 void ep_fail(sr_ep *ep, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void mark_established(sr_ep *ep);
-int poll_cqs(sr_ctx *ctx);
+void mark_established(sr_ep *ep); /* an accepted endpoint opens: on_established */
+int poll_cqs(sr_ctx *ctx); /* every device's CQ; the number of completions handled */
 
 /* sr_cm_events.c */
+/* Ends an sr_connect under way with the formatted cause and tears the endpoint down. */
 void connect_failed(sr_ep *ep, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void drain_cm_events(sr_ctx *ctx);
+void drain_cm_events(sr_ctx *ctx); /* every rdma_cm event pending */
 
 /* sr_send.c */
 int ep_post_message(sr_ep *ep, uint32_t slot, uint32_t len, int rndv); /* lock held */
