@@ -9,7 +9,7 @@
  *   strata_rdma_tests --child-listen                (helper: listens, prints its port)
  */
 #include "sr_testlib.h"
-#include "../src/sr_wire.h"
+#include "sr_wire.h"
 
 #include <signal.h>
 #include <sys/wait.h>
