@@ -47,7 +47,7 @@ public final class PlacementReport {
     return Collections.unmodifiableList(files);
   }
 
-  /** The JSON document described in the README: {@code {"root":..., "kinds": {...}}}. */
+  /** The JSON document described in docs/placement.md: {@code {"root":..., "kinds": {...}}}. */
   public ObjectNode toJson() {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode doc = mapper.createObjectNode();
