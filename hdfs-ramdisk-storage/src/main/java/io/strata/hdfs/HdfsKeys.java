@@ -4,7 +4,7 @@ package io.strata.hdfs;
  * Configuration keys of Strata's HDFS-side services and plug-ins (the tier mover; the
  * DataNode's volume chooser, set in its hdfs-site.xml), with their defaults. Bad values stop
  * the service or plug-in with an {@link IllegalArgumentException} naming the key. Each is
- * listed in the README's configuration table.
+ * listed in docs/configuration.md.
  */
 public final class HdfsKeys {
   private HdfsKeys() {
