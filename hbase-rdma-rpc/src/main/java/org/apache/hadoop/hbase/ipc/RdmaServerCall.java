@@ -2,9 +2,10 @@ package org.apache.hadoop.hbase.ipc;
 
 import io.strata.hbase.rdma.EndpointCall;
 import io.strata.hbase.rdma.EndpointMessageTooLargeException;
-import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.hbase.rdma.ReadOnlyCalls;
+import io.strata.rdma.transport.RdmaTransportKeys;
 import java.io.IOException;
 import java.net.InetAddress;
 import org.apache.hadoop.hbase.CellScanner;
@@ -50,8 +51,8 @@ final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> implement
       boolean readOnly = ReadOnlyCalls.isReadOnly(md.getName(), param);
       String msg = "Response of " + response.size() + " bytes to " + md.getName()
         + " exceeds the RDMA endpoint's " + limit + "-byte message limit ("
-        + RdmaKeys.MAX_MESSAGE + ")" + (readOnly ? ": the client re-sends it over its socket"
-          : "; raise the limit, or leave " + md.getName() + " out of " + RdmaKeys.ROUTED_METHODS);
+        + RdmaTransportKeys.MAX_MESSAGE + ")" + (readOnly ? ": the client re-sends it over its socket"
+          : "; raise the limit, or leave " + md.getName() + " out of " + HybridRpcKeys.Client.ROUTED_METHODS);
       if (readOnly) {
         RpcServer.LOG.debug("{} to {}", msg, connection);
       } else {
