@@ -404,7 +404,7 @@ public class HybridRpcIT {
       assertArrayEquals(value(7), t.get(new Get(Bytes.toBytes("secret")))
         .getValue(FAMILY, QUALIFIER));
       assertEquals(rdma + 1, RdmaRpcMetrics.count("client.Get.rdma"));
-      assertEquals("alice via RdmaServerCall", CallRecorder.GETS.get("secret"));
+      assertEquals("alice via HybridServerCall", CallRecorder.GETS.get("secret"));
     }
 
     try (Connection c = ConnectionFactory.createConnection(conf, mallory);

@@ -51,7 +51,7 @@ public class HybridRpcClient extends NettyRpcClient {
   private boolean transportTried;
   private volatile RdmaTransport transport;
   private volatile ExecutorService connector;
-  private final Set<RdmaClientEndpoint> endpoints = ConcurrentHashMap.newKeySet();
+  private final Set<HybridClientReceiver> endpoints = ConcurrentHashMap.newKeySet();
 
   public HybridRpcClient(Configuration conf, String clusterId, SocketAddress localAddress,
     MetricsConnection metrics) {
@@ -102,7 +102,7 @@ public class HybridRpcClient extends NettyRpcClient {
   protected NettyRpcConnection createConnection(ConnectionId remoteId) throws IOException {
     if (!routed.isEmpty()
       && ClientService.getDescriptor().getName().equals(remoteId.getServiceName())) {
-      return new HybridRpcConnection(this, remoteId);
+      return new HybridClientConnection(this, remoteId);
     }
     return super.createConnection(remoteId);
   }
@@ -145,18 +145,18 @@ public class HybridRpcClient extends NettyRpcClient {
     }
   }
 
-  void endpointUp(RdmaClientEndpoint e) {
+  void endpointUp(HybridClientReceiver e) {
     endpoints.add(e);
   }
 
-  void endpointDown(RdmaClientEndpoint e) {
+  void endpointDown(HybridClientReceiver e) {
     endpoints.remove(e);
   }
 
   /** Message and byte counters of this client's endpoints connected now. */
   public List<TransportCounters> endpointCounters() {
     List<TransportCounters> counters = new ArrayList<>();
-    for (RdmaClientEndpoint e : endpoints) {
+    for (HybridClientReceiver e : endpoints) {
       TransportCounters tc = e.counters();
       if (tc != null) {
         counters.add(tc);

@@ -59,7 +59,7 @@ public class HybridRpcServer extends NettyRpcServer {
   private final BlockingService clientService;
   private final RdmaTransport transport;
   private final EndpointTokens<Grant> tokens;
-  private final Set<RdmaServerRpcConnection> connections = ConcurrentHashMap.newKeySet();
+  private final Set<HybridServerConnection> connections = ConcurrentHashMap.newKeySet();
   private final InetAddress rpcBindAddress;
   private final String rdmaBindAddress;
   private final int rdmaPort;
@@ -107,7 +107,8 @@ public class HybridRpcServer extends NettyRpcServer {
     String where = rdmaBindAddress.isEmpty() ? "the RPC bind address " + rpcBindAddress
       : HybridRpcKeys.Server.BIND_ADDRESS + "=" + rdmaBindAddress;
     try {
-      listener = HybridRpcKeys.Server.BIND_ADDRESS_AUTO.equalsIgnoreCase(rdmaBindAddress) ? listenAuto()
+      listener = HybridRpcKeys.Server.BIND_ADDRESS_AUTO.equalsIgnoreCase(rdmaBindAddress)
+        ? listenAuto()
         : transport.listen(new InetSocketAddress(rdmaBindAddress.isEmpty() ? rpcBindAddress
           : InetAddress.getByName(rdmaBindAddress), rdmaPort), new Acceptor());
       LOG.info("RDMA endpoint ({} transport) for ClientService listening on {} ({})",
@@ -154,7 +155,7 @@ public class HybridRpcServer extends NettyRpcServer {
     if (l != null) {
       l.close();
     }
-    for (RdmaServerRpcConnection c : new ArrayList<>(connections)) {
+    for (HybridServerConnection c : new ArrayList<>(connections)) {
       c.close();
     }
     if (transport != null) {
@@ -180,7 +181,7 @@ public class HybridRpcServer extends NettyRpcServer {
    */
   public int closeRdmaConnections() {
     int n = 0;
-    for (RdmaServerRpcConnection c : new ArrayList<>(connections)) {
+    for (HybridServerConnection c : new ArrayList<>(connections)) {
       c.close();
       n++;
     }
@@ -190,7 +191,7 @@ public class HybridRpcServer extends NettyRpcServer {
   /** Message and byte counters of the endpoints connected now that have carried a call. */
   public List<TransportCounters> rdmaConnectionCounters() {
     List<TransportCounters> counters = new ArrayList<>();
-    for (RdmaServerRpcConnection c : connections) {
+    for (HybridServerConnection c : connections) {
       TransportCounters tc = c.counters();
       if (tc != null) {
         counters.add(tc);
@@ -254,7 +255,7 @@ public class HybridRpcServer extends NettyRpcServer {
           + HybridRpcKeys.Server.MAX_ENDPOINTS + "=" + maxEndpoints + ")";
       } else {
         int mine = tokens.outstanding(g -> g.user.getName().equals(name));
-        for (RdmaServerRpcConnection c : connections) {
+        for (HybridServerConnection c : connections) {
           if (name.equals(c.userName())) {
             mine++;
           }
@@ -289,7 +290,7 @@ public class HybridRpcServer extends NettyRpcServer {
     return getListenerAddress().getHostString();
   }
 
-  void removed(RdmaServerRpcConnection connection) {
+  void removed(HybridServerConnection connection) {
     connections.remove(connection);
   }
 
@@ -366,7 +367,7 @@ public class HybridRpcServer extends NettyRpcServer {
         return null;
       }
       try {
-        RdmaServerRpcConnection c = new RdmaServerRpcConnection(HybridRpcServer.this, grant, peer);
+        HybridServerConnection c = new HybridServerConnection(HybridRpcServer.this, grant, peer);
         connections.add(c);
         RdmaRpcMetrics.counter("server.endpoints.accepted").increment();
         return c;

@@ -27,19 +27,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client side of one RDMA endpoint: writes calls as HBase requests (RequestHeader, param,
- * cell block; one message each, no length prefix) straight from the calling thread, and reads
+ * The client's receiver of one RDMA endpoint (the server's counterpart is
+ * {@link HybridServerConnection}): writes calls as HBase requests (RequestHeader, param, cell
+ * block; one message each, no length prefix) straight from the calling thread, and reads
  * responses on the transport's completion thread with HBase's own response reader. The
  * completion thread only parses the headers and copies the cell block out of the receive
  * buffer; the cells themselves are decoded lazily by whoever consumes the result, off the
- * completion thread.
+ * completion thread. Thread-safe: calls in flight are in concurrent maps.
  */
-final class RdmaClientEndpoint implements RdmaReceiver {
-  private static final Logger LOG = LoggerFactory.getLogger(RdmaClientEndpoint.class);
+final class HybridClientReceiver implements RdmaReceiver {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridClientReceiver.class);
   private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
   private static final String TOO_LARGE = EndpointMessageTooLargeException.class.getName();
 
-  private final HybridRpcConnection connection;
+  private final HybridClientConnection connection;
   private final HybridRpcClient client;
   private final InetSocketAddress address;
   /** Read-only calls in flight, which go over the socket if their response is too large. */
@@ -59,7 +60,7 @@ final class RdmaClientEndpoint implements RdmaReceiver {
   };
   private volatile RdmaEndpoint endpoint;
 
-  RdmaClientEndpoint(HybridRpcConnection connection, HybridRpcClient client,
+  HybridClientReceiver(HybridClientConnection connection, HybridRpcClient client,
     InetSocketAddress address) {
     this.connection = connection;
     this.client = client;
@@ -212,7 +213,7 @@ final class RdmaClientEndpoint implements RdmaReceiver {
   @Override
   public void onMessage(RdmaEndpoint from, ByteBuffer message) {
     if (message.remaining() >= Integer.BYTES
-      && message.getInt(message.position()) == RdmaServerCall.TOO_LARGE_MARKER) {
+      && message.getInt(message.position()) == HybridServerCall.TOO_LARGE_MARKER) {
       message = message.duplicate().position(message.position() + Integer.BYTES);
       if (resentOverSocket(message)) {
         return;

@@ -35,14 +35,16 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.RequestHeader
  *
  * <p>The request bytes are copied once out of the receive buffer (which the transport reuses
  * when the callback returns) into a buffer from the server's allocator, released when the call
- * and the WAL are done with it.
+ * and the WAL are done with it. The client's counterpart is {@link HybridClientReceiver}.
+ * Requests are decoded on the completion thread only; responses are sent from handler threads,
+ * each as one message (the endpoint's send is thread-safe).
  */
-final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaReceiver {
+final class HybridServerConnection extends ServerRpcConnection implements RdmaReceiver {
   private final HybridRpcServer server;
   private volatile RdmaEndpoint endpoint;
   private volatile boolean open = true;
 
-  RdmaServerRpcConnection(HybridRpcServer server, HybridRpcServer.Grant grant,
+  HybridServerConnection(HybridRpcServer server, HybridRpcServer.Grant grant,
     InetSocketAddress peer) throws IOException {
     super(server);
     this.server = server;
@@ -190,13 +192,13 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
   }
 
   @Override
-  public RdmaServerCall createCall(int id, BlockingService service, MethodDescriptor md,
+  public HybridServerCall createCall(int id, BlockingService service, MethodDescriptor md,
     RequestHeader header, Message param, CellScanner cellScanner, long size,
     InetAddress remoteAddress, int timeout, CallCleanup reqCleanup) {
     if (md != null) {
       RdmaRpcMetrics.serverCall(md.getName());
     }
-    return new RdmaServerCall(id, service, md, header, param, cellScanner, this, size,
+    return new HybridServerCall(id, service, md, header, param, cellScanner, this, size,
       remoteAddress, EnvironmentEdgeManager.currentTime(), timeout, rpcServer.bbAllocator,
       rpcServer.cellBlockBuilder, reqCleanup);
   }
@@ -212,9 +214,9 @@ final class RdmaServerRpcConnection extends ServerRpcConnection implements RdmaR
       }
       int size = chain.size();
       ByteBuffer[] parts = chain.getBuffers();
-      if (resp instanceof RdmaServerCall && ((RdmaServerCall) resp).replacedTooLarge) {
+      if (resp instanceof HybridServerCall && ((HybridServerCall) resp).replacedTooLarge) {
         ByteBuffer[] marked = new ByteBuffer[parts.length + 1];
-        marked[0] = ByteBuffer.allocate(Integer.BYTES).putInt(0, RdmaServerCall.TOO_LARGE_MARKER);
+        marked[0] = ByteBuffer.allocate(Integer.BYTES).putInt(0, HybridServerCall.TOO_LARGE_MARKER);
         System.arraycopy(parts, 0, marked, 1, parts.length);
         parts = marked;
       }

@@ -32,18 +32,22 @@ import org.slf4j.LoggerFactory;
  * too large) was not sent and goes over the socket at once; a call in flight when the endpoint
  * dies has an unknown outcome and fails with {@code ConnectionClosedException}, which HBase's
  * client retries like a dropped socket connection (over the socket, the endpoint being down).
+ *
+ * <p>Thread-safe: callers' threads send, the endpoint is installed and dropped through volatile
+ * fields, and one set-up runs at a time ({@code settingUp}). Its endpoint's receiver is a
+ * {@link HybridClientReceiver}.
  */
-class HybridRpcConnection extends NettyRpcConnection {
-  private static final Logger LOG = LoggerFactory.getLogger(HybridRpcConnection.class);
+class HybridClientConnection extends NettyRpcConnection {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridClientConnection.class);
 
   private final HybridRpcClient client;
   private final AtomicBoolean settingUp = new AtomicBoolean();
-  private volatile RdmaClientEndpoint rdma;
+  private volatile HybridClientReceiver rdma;
   private volatile boolean noEndpoint;
   private volatile long retryAtMs;
   private volatile boolean closed;
 
-  HybridRpcConnection(HybridRpcClient client, ConnectionId remoteId) throws IOException {
+  HybridClientConnection(HybridRpcClient client, ConnectionId remoteId) throws IOException {
     super(client, remoteId);
     this.client = client;
   }
@@ -54,7 +58,7 @@ class HybridRpcConnection extends NettyRpcConnection {
       super.sendRequest(call, hrc);
       return;
     }
-    RdmaClientEndpoint r = rdma;
+    HybridClientReceiver r = rdma;
     if (r != null) {
       if (r.trySend(call, hrc)) {
         PollingBlockingRpcChannel.sentOverEndpoint();
@@ -74,7 +78,7 @@ class HybridRpcConnection extends NettyRpcConnection {
     super.sendRequest(call, hrc);
   }
 
-  /** Sends a call over the socket that the endpoint could not answer (see RdmaClientEndpoint). */
+  /** Sends a call over the socket that the endpoint could not answer (see HybridClientReceiver). */
   void sendOverSocket(Call call, HBaseRpcController hrc) {
     RdmaRpcMetrics.clientSockets(call.md.getName());
     super.sendRequest(call, hrc);
@@ -87,7 +91,7 @@ class HybridRpcConnection extends NettyRpcConnection {
 
   @Override
   protected void callTimeout(Call call) {
-    RdmaClientEndpoint r = rdma;
+    HybridClientReceiver r = rdma;
     if (r != null) {
       r.forget(call);
     }
@@ -175,7 +179,7 @@ class HybridRpcConnection extends NettyRpcConnection {
         throw new IOException("the server's endpoint uses the " + offer.transport()
           + " transport, this client " + transport.name());
       }
-      RdmaClientEndpoint r = new RdmaClientEndpoint(this, client, offer.address());
+      HybridClientReceiver r = new HybridClientReceiver(this, client, offer.address());
       RdmaEndpoint e = transport.connect(offer.address(),
         EndpointTokens.privateData(offer.token()), r, client.connectTimeoutMs());
       r.connected(e);
@@ -204,7 +208,7 @@ class HybridRpcConnection extends NettyRpcConnection {
   }
 
   /** The endpoint closed; calls in flight on it have been failed retriably. */
-  void endpointClosed(RdmaClientEndpoint r, IOException cause) {
+  void endpointClosed(HybridClientReceiver r, IOException cause) {
     client.endpointDown(r);
     if (rdma == r) {
       rdma = null;
@@ -222,7 +226,7 @@ class HybridRpcConnection extends NettyRpcConnection {
    * Uninstalls an endpoint whose close (already reported by {@link #endpointClosed}) came before
    * it was installed; the next routed call after the retry delay sets a new one up.
    */
-  private void dropDead(RdmaClientEndpoint r) {
+  private void dropDead(HybridClientReceiver r) {
     client.endpointDown(r);
     if (rdma == r) {
       rdma = null;
@@ -254,7 +258,7 @@ class HybridRpcConnection extends NettyRpcConnection {
   }
 
   private void closeEndpoint() {
-    RdmaClientEndpoint r = rdma;
+    HybridClientReceiver r = rdma;
     rdma = null;
     if (r != null) {
       r.close();

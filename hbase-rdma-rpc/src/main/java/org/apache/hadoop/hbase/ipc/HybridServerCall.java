@@ -20,8 +20,10 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeade
 /**
  * A call that arrived over an RDMA endpoint. A {@link ServerCall}, so that the WAL keeps its
  * request buffer (whose cells it appends) until the edit is written, as for socket calls.
+ * Confined to the handler running it, as HBase's calls are; the response is built under the
+ * call's lock.
  */
-final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> implements EndpointCall {
+final class HybridServerCall extends ServerCall<HybridServerConnection> implements EndpointCall {
   /**
    * Sent before a response that replaced one too large for the endpoint, where a response's
    * total length (never negative) stands: the client looks into only these responses' headers.
@@ -31,8 +33,8 @@ final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> implement
   /** Whether {@link #response} is the error that replaced a too-large response. */
   boolean replacedTooLarge;
 
-  RdmaServerCall(int id, BlockingService service, MethodDescriptor md, RequestHeader header,
-    Message param, CellScanner cellScanner, RdmaServerRpcConnection connection, long size,
+  HybridServerCall(int id, BlockingService service, MethodDescriptor md, RequestHeader header,
+    Message param, CellScanner cellScanner, HybridServerConnection connection, long size,
     InetAddress remoteAddress, long receiveTime, int timeout, ByteBuffAllocator bbAllocator,
     CellBlockBuilder cellBlockBuilder, CallCleanup reqCleanup) {
     super(id, service, md, header, param, cellScanner, connection, size, remoteAddress, receiveTime,
@@ -51,8 +53,10 @@ final class RdmaServerCall extends ServerCall<RdmaServerRpcConnection> implement
       boolean readOnly = ReadOnlyCalls.isReadOnly(md.getName(), param);
       String msg = "Response of " + response.size() + " bytes to " + md.getName()
         + " exceeds the RDMA endpoint's " + limit + "-byte message limit ("
-        + RdmaTransportKeys.MAX_MESSAGE + ")" + (readOnly ? ": the client re-sends it over its socket"
-          : "; raise the limit, or leave " + md.getName() + " out of " + HybridRpcKeys.Client.ROUTED_METHODS);
+        + RdmaTransportKeys.MAX_MESSAGE + ")"
+        + (readOnly ? ": the client re-sends it over its socket"
+          : "; raise the limit, or leave " + md.getName() + " out of "
+            + HybridRpcKeys.Client.ROUTED_METHODS);
       if (readOnly) {
         RpcServer.LOG.debug("{} to {}", msg, connection);
       } else {
