@@ -82,6 +82,7 @@ public final class TierMover implements Closeable {
   private final long recheckMs;
   private final int maxQueued;
   private final long saveIntervalMs;
+  private final TierMoverSettings settings;
 
   /** Guards adding and removing entries, {@link #directories}, cursors and state snapshots. */
   private final Object lock = new Object();
@@ -127,36 +128,17 @@ public final class TierMover implements Closeable {
     TierMoverState state) {
     this.dfs = dfs;
     this.stateFile = stateFile;
-    this.noProgressMs = HdfsKeys.positiveMs(conf, HdfsKeys.MOVE_NO_PROGRESS_MS,
-      HdfsKeys.MOVE_NO_PROGRESS_MS_DEFAULT);
-    this.followed = Arrays.asList(conf.getTrimmedStrings(HdfsKeys.TIERMOVER_PATHS,
-      HdfsKeys.TIERMOVER_PATHS_DEFAULT));
-    this.settleMs = nonNegative(conf, HdfsKeys.TIERMOVER_SETTLE_MS,
-      HdfsKeys.TIERMOVER_SETTLE_MS_DEFAULT);
-    this.checkMs = Math.max(1, nonNegative(conf, HdfsKeys.TIERMOVER_CHECK_INTERVAL_MS,
-      HdfsKeys.TIERMOVER_CHECK_INTERVAL_MS_DEFAULT));
-    this.checkMaxMs = Math.max(checkMs, nonNegative(conf,
-      HdfsKeys.TIERMOVER_CHECK_INTERVAL_MAX_MS, HdfsKeys.TIERMOVER_CHECK_INTERVAL_MAX_MS_DEFAULT));
-    this.rerequestMs = nonNegative(conf, HdfsKeys.TIERMOVER_REREQUEST_MS,
-      HdfsKeys.TIERMOVER_REREQUEST_MS_DEFAULT);
-    this.giveUpMs = nonNegative(conf, HdfsKeys.TIERMOVER_GIVE_UP_MS,
-      HdfsKeys.TIERMOVER_GIVE_UP_MS_DEFAULT);
-    this.recheckMs = nonNegative(conf, HdfsKeys.TIERMOVER_RECHECK_MS,
-      HdfsKeys.TIERMOVER_RECHECK_MS_DEFAULT);
-    this.saveIntervalMs = nonNegative(conf, HdfsKeys.TIERMOVER_SAVE_INTERVAL_MS,
-      HdfsKeys.TIERMOVER_SAVE_INTERVAL_MS_DEFAULT);
-    this.maxQueued = conf.getInt(HdfsKeys.TIERMOVER_MAX_QUEUED,
-      HdfsKeys.TIERMOVER_MAX_QUEUED_DEFAULT);
-    if (maxQueued < 1) {
-      throw new IllegalArgumentException(HdfsKeys.TIERMOVER_MAX_QUEUED + " must be at least 1: "
-        + conf.get(HdfsKeys.TIERMOVER_MAX_QUEUED));
-    }
-    for (String p : followed) {
-      if (!p.startsWith("/")) {
-        throw new IllegalArgumentException(HdfsKeys.TIERMOVER_PATHS + " entry '" + p
-          + "' is not an absolute path");
-      }
-    }
+    this.settings = TierMoverSettings.from(conf);
+    this.noProgressMs = settings.noProgressMs();
+    this.followed = settings.followed();
+    this.settleMs = settings.settleMs();
+    this.checkMs = settings.checkMs();
+    this.checkMaxMs = settings.checkMaxMs();
+    this.rerequestMs = settings.rerequestMs();
+    this.giveUpMs = settings.giveUpMs();
+    this.recheckMs = settings.recheckMs();
+    this.saveIntervalMs = settings.saveIntervalMs();
+    this.maxQueued = settings.maxQueued();
     this.txid = state.txid();
     long now = System.currentTimeMillis();
     for (TierMoverState.Pending p : state.pending()) {
@@ -178,14 +160,6 @@ public final class TierMover implements Closeable {
         + "unexpectedly; renames are not followed until the tier mover is restarted (it resumes "
         + "from its state file {})", th.getName(), stateFile, ex));
     }
-  }
-
-  private static long nonNegative(Configuration conf, String key, long dflt) {
-    long v = conf.getTimeDuration(key, dflt, TimeUnit.MILLISECONDS);
-    if (v < 0) {
-      throw new IllegalArgumentException(key + " must not be negative: " + conf.get(key));
-    }
-    return v;
   }
 
   /**
@@ -387,12 +361,7 @@ public final class TierMover implements Closeable {
   }
 
   private boolean follows(String path) {
-    for (String p : followed) {
-      if (p.equals("/") || path.equals(p) || path.startsWith(p.endsWith("/") ? p : p + "/")) {
-        return true;
-      }
-    }
-    return false;
+    return settings.follows(path);
   }
 
   /**
