@@ -44,7 +44,8 @@ public final class TieringKeys {
 
   /**
    * Bytes of compaction input (the sum of the compacted files, an upper bound of the output)
-   * from which a compaction is large. Default 1.5 GiB, the storage-media study's split.
+   * from which a compaction is large. Default 1.5 GiB, the split of Jingcheng Du and Wei Zhou's
+   * "HDFS HSM and HBase" (Apache HBase blog, 2016).
    */
   public static final String COMPACTION_THRESHOLD = "strata.compaction.size.threshold";
   public static final long COMPACTION_THRESHOLD_DEFAULT = 1536L << 20;
