@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.File;
 import java.io.IOException;
 
-/** Writes the JSON reports of Strata's commands ({@code --json FILE}). */
+/**
+ * Writes the JSON reports of Strata's commands ({@code --json FILE}). Stateless: safe from any
+ * thread.
+ */
 public final class JsonReports {
   private JsonReports() {
   }

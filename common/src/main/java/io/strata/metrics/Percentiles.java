@@ -2,7 +2,10 @@ package io.strata.metrics;
 
 import java.util.Arrays;
 
-/** Nearest-rank percentiles of recorded samples, shared by Strata's reports. */
+/**
+ * Nearest-rank percentiles of recorded samples, shared by Strata's reports. Stateless: safe from
+ * any thread.
+ */
 public final class Percentiles {
   private Percentiles() {
   }

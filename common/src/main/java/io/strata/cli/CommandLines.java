@@ -8,7 +8,10 @@ import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.Options;
 import org.apache.commons.cli.ParseException;
 
-/** Parsing and usage for Strata's commands, so each behaves the same on --help and bad input. */
+/**
+ * Parsing and usage for Strata's commands, so each behaves the same on --help and bad input.
+ * Stateless: safe from any thread.
+ */
 public final class CommandLines {
 
   /** Ends a command before it runs: after --help (code 0) or a usage error (code 2). */
