@@ -1,10 +1,18 @@
 package io.strata.hdfs;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+
 /**
  * Configuration keys of Strata's HDFS-side services and plug-ins (the tier mover; the
- * DataNode's volume chooser, set in its hdfs-site.xml), with their defaults. Bad values stop
- * the service or plug-in with an {@link IllegalArgumentException} naming the key. Each is
- * listed in the README's configuration table.
+ * DataNode's volume chooser, set in its hdfs-site.xml; the Storage Policy Satisfier's
+ * supervision), each declared once here with its default and the one typed getter that reads and
+ * checks it. Bad values stop the service or plug-in with an {@link IllegalArgumentException}
+ * naming the key, the value and what is allowed. Each is listed in
+ * docs/configuration.md. Stateless: safe from any thread.
  */
 public final class HdfsKeys {
   private HdfsKeys() {
@@ -19,6 +27,19 @@ public final class HdfsKeys {
   public static final String TIERMOVER_PATHS = "strata.tiermover.paths";
   public static final String TIERMOVER_PATHS_DEFAULT = "/";
 
+  /** {@link #TIERMOVER_PATHS}; each entry must be an absolute path. */
+  public static List<String> tierMoverPaths(Configuration conf) {
+    List<String> paths = Arrays.asList(conf.getTrimmedStrings(TIERMOVER_PATHS,
+      TIERMOVER_PATHS_DEFAULT));
+    for (String p : paths) {
+      if (!p.startsWith("/")) {
+        throw new IllegalArgumentException(TIERMOVER_PATHS + " entry '" + p
+          + "' is not an absolute path");
+      }
+    }
+    return paths;
+  }
+
   /**
    * Milliseconds between a rename and the tier mover's first look at the file, so a storage
    * policy set right after the rename (as HBase does when it archives) is the one enforced.
@@ -27,6 +48,11 @@ public final class HdfsKeys {
   public static final String TIERMOVER_SETTLE_MS = "strata.tiermover.settle.ms";
   public static final long TIERMOVER_SETTLE_MS_DEFAULT = 1_000;
 
+  /** {@link #TIERMOVER_SETTLE_MS}; must not be negative. */
+  public static long tierMoverSettleMs(Configuration conf) {
+    return nonNegativeMs(conf, TIERMOVER_SETTLE_MS, TIERMOVER_SETTLE_MS_DEFAULT);
+  }
+
   /**
    * Milliseconds between the checks of a queued file's replicas; doubles per check up to
    * {@link #TIERMOVER_CHECK_INTERVAL_MAX_MS}. Default 1000.
@@ -34,10 +60,26 @@ public final class HdfsKeys {
   public static final String TIERMOVER_CHECK_INTERVAL_MS = "strata.tiermover.check.interval.ms";
   public static final long TIERMOVER_CHECK_INTERVAL_MS_DEFAULT = 1_000;
 
+  /** {@link #TIERMOVER_CHECK_INTERVAL_MS}; must not be negative (0 checks every millisecond). */
+  public static long tierMoverCheckIntervalMs(Configuration conf) {
+    return Math.max(1, nonNegativeMs(conf, TIERMOVER_CHECK_INTERVAL_MS,
+      TIERMOVER_CHECK_INTERVAL_MS_DEFAULT));
+  }
+
   /** Upper bound of the check interval, in milliseconds. Default 10000. */
   public static final String TIERMOVER_CHECK_INTERVAL_MAX_MS =
     "strata.tiermover.check.interval.max.ms";
   public static final long TIERMOVER_CHECK_INTERVAL_MAX_MS_DEFAULT = 10_000;
+
+  /**
+   * {@link #TIERMOVER_CHECK_INTERVAL_MAX_MS}; must not be negative, and counts as at least the
+   * check interval.
+   */
+  public static long tierMoverCheckIntervalMaxMs(Configuration conf) {
+    long checkMs = tierMoverCheckIntervalMs(conf);
+    return Math.max(checkMs, nonNegativeMs(conf, TIERMOVER_CHECK_INTERVAL_MAX_MS,
+      TIERMOVER_CHECK_INTERVAL_MAX_MS_DEFAULT));
+  }
 
   /**
    * Milliseconds after which a file still misplaced is handed to the Storage Policy Satisfier
@@ -46,12 +88,22 @@ public final class HdfsKeys {
   public static final String TIERMOVER_REREQUEST_MS = "strata.tiermover.rerequest.ms";
   public static final long TIERMOVER_REREQUEST_MS_DEFAULT = 30_000;
 
+  /** {@link #TIERMOVER_REREQUEST_MS}; must not be negative. */
+  public static long tierMoverRerequestMs(Configuration conf) {
+    return nonNegativeMs(conf, TIERMOVER_REREQUEST_MS, TIERMOVER_REREQUEST_MS_DEFAULT);
+  }
+
   /**
    * Milliseconds after which a file still misplaced is reported as failed (logged with its
    * misplaced blocks, counted, and no longer checked). Default 600000 (10 minutes).
    */
   public static final String TIERMOVER_GIVE_UP_MS = "strata.tiermover.give.up.ms";
   public static final long TIERMOVER_GIVE_UP_MS_DEFAULT = 600_000;
+
+  /** {@link #TIERMOVER_GIVE_UP_MS}; must not be negative. */
+  public static long tierMoverGiveUpMs(Configuration conf) {
+    return nonNegativeMs(conf, TIERMOVER_GIVE_UP_MS, TIERMOVER_GIVE_UP_MS_DEFAULT);
+  }
 
   /**
    * Milliseconds after taking in a renamed file at which the tier mover looks at it once more
@@ -63,6 +115,11 @@ public final class HdfsKeys {
   public static final String TIERMOVER_RECHECK_MS = "strata.tiermover.recheck.ms";
   public static final long TIERMOVER_RECHECK_MS_DEFAULT = 5_000;
 
+  /** {@link #TIERMOVER_RECHECK_MS}; must not be negative. */
+  public static long tierMoverRecheckMs(Configuration conf) {
+    return nonNegativeMs(conf, TIERMOVER_RECHECK_MS, TIERMOVER_RECHECK_MS_DEFAULT);
+  }
+
   /**
    * The most renamed files (and renamed directories) the tier mover holds in memory. The files
    * below a renamed directory are listed in chunks as room frees up, and reading further renames
@@ -72,6 +129,16 @@ public final class HdfsKeys {
   public static final String TIERMOVER_MAX_QUEUED = "strata.tiermover.max.queued";
   public static final int TIERMOVER_MAX_QUEUED_DEFAULT = 10_000;
 
+  /** {@link #TIERMOVER_MAX_QUEUED}; must be at least 1. */
+  public static int tierMoverMaxQueued(Configuration conf) {
+    int v = conf.getInt(TIERMOVER_MAX_QUEUED, TIERMOVER_MAX_QUEUED_DEFAULT);
+    if (v < 1) {
+      throw new IllegalArgumentException(TIERMOVER_MAX_QUEUED + " must be at least 1: "
+        + conf.get(TIERMOVER_MAX_QUEUED));
+    }
+    return v;
+  }
+
   /**
    * The tier mover rewrites its state file at most this often (milliseconds), and only when it
    * changed. The saved transaction id never passes a rename that is not in the saved file, so
@@ -79,6 +146,11 @@ public final class HdfsKeys {
    */
   public static final String TIERMOVER_SAVE_INTERVAL_MS = "strata.tiermover.save.interval.ms";
   public static final long TIERMOVER_SAVE_INTERVAL_MS_DEFAULT = 5_000;
+
+  /** {@link #TIERMOVER_SAVE_INTERVAL_MS}; must not be negative. */
+  public static long tierMoverSaveIntervalMs(Configuration conf) {
+    return nonNegativeMs(conf, TIERMOVER_SAVE_INTERVAL_MS, TIERMOVER_SAVE_INTERVAL_MS_DEFAULT);
+  }
 
   /**
    * The latency-aware volume chooser, enabled with
@@ -95,12 +167,30 @@ public final class HdfsKeys {
   public static final String CHOOSER_PROBE_INTERVAL_MS = "strata.volume.chooser.probe.interval.ms";
   public static final long CHOOSER_PROBE_INTERVAL_MS_DEFAULT = 1000;
 
+  /** {@link #CHOOSER_PROBE_INTERVAL_MS}: a positive integer. */
+  public static long chooserProbeIntervalMs(Configuration conf) {
+    long v = (long) number(conf, CHOOSER_PROBE_INTERVAL_MS, CHOOSER_PROBE_INTERVAL_MS_DEFAULT,
+      true);
+    check(v > 0, CHOOSER_PROBE_INTERVAL_MS, "a positive number of milliseconds", v);
+    return v;
+  }
+
   /**
    * Bytes each latency probe writes and syncs. Default {@value #CHOOSER_PROBE_BYTES_DEFAULT};
    * between 1 and 16 MiB.
    */
   public static final String CHOOSER_PROBE_BYTES = "strata.volume.chooser.probe.bytes";
   public static final int CHOOSER_PROBE_BYTES_DEFAULT = 4096;
+
+  private static final int CHOOSER_PROBE_BYTES_MAX = 16 << 20;
+
+  /** {@link #CHOOSER_PROBE_BYTES}: an integer from 1 to 16 MiB. */
+  public static int chooserProbeBytes(Configuration conf) {
+    long v = (long) number(conf, CHOOSER_PROBE_BYTES, CHOOSER_PROBE_BYTES_DEFAULT, true);
+    check(v >= 1 && v <= CHOOSER_PROBE_BYTES_MAX, CHOOSER_PROBE_BYTES,
+      "a number of bytes from 1 to " + CHOOSER_PROBE_BYTES_MAX, v);
+    return (int) v;
+  }
 
   /**
    * A volume is slow when its probe latency exceeds this many times the median of its same-type
@@ -110,6 +200,13 @@ public final class HdfsKeys {
   public static final String CHOOSER_SLOW_RATIO = "strata.volume.chooser.slow.ratio";
   public static final double CHOOSER_SLOW_RATIO_DEFAULT = 5.0;
 
+  /** {@link #CHOOSER_SLOW_RATIO}: a finite number greater than 1. */
+  public static double chooserSlowRatio(Configuration conf) {
+    double v = number(conf, CHOOSER_SLOW_RATIO, CHOOSER_SLOW_RATIO_DEFAULT, false);
+    check(v > 1, CHOOSER_SLOW_RATIO, "a number greater than 1", v);
+    return v;
+  }
+
   /**
    * Probe latency in milliseconds below which no volume counts as slow, whatever its peers', so
    * that sub-millisecond noise on fast media excludes nothing. Default
@@ -117,6 +214,13 @@ public final class HdfsKeys {
    */
   public static final String CHOOSER_SLOW_MIN_MS = "strata.volume.chooser.slow.min.ms";
   public static final double CHOOSER_SLOW_MIN_MS_DEFAULT = 10.0;
+
+  /** {@link #CHOOSER_SLOW_MIN_MS}: a finite number, 0 or more. */
+  public static double chooserSlowMinMs(Configuration conf) {
+    double v = number(conf, CHOOSER_SLOW_MIN_MS, CHOOSER_SLOW_MIN_MS_DEFAULT, false);
+    check(v >= 0, CHOOSER_SLOW_MIN_MS, "0 or more milliseconds", v);
+    return v;
+  }
 
   /**
    * Weight of the newest probe in a volume's moving average of probe latency, in (0, 1]: 1 keeps
@@ -126,6 +230,13 @@ public final class HdfsKeys {
   public static final String CHOOSER_EWMA_WEIGHT = "strata.volume.chooser.ewma.weight";
   public static final double CHOOSER_EWMA_WEIGHT_DEFAULT = 0.5;
 
+  /** {@link #CHOOSER_EWMA_WEIGHT}: a number in (0, 1]. */
+  public static double chooserEwmaWeight(Configuration conf) {
+    double v = number(conf, CHOOSER_EWMA_WEIGHT, CHOOSER_EWMA_WEIGHT_DEFAULT, false);
+    check(v > 0 && v <= 1, CHOOSER_EWMA_WEIGHT, "a number in (0, 1]", v);
+    return v;
+  }
+
   /**
    * Milliseconds before the in-process Storage Policy Satisfier is restarted after its thread
    * stopped unexpectedly; doubles while it keeps failing soon after a restart. Default
@@ -134,12 +245,24 @@ public final class HdfsKeys {
   public static final String SPS_RESTART_BACKOFF_MS = "strata.sps.restart.backoff.ms";
   public static final long SPS_RESTART_BACKOFF_MS_DEFAULT = 1_000;
 
+  /** {@link #SPS_RESTART_BACKOFF_MS}; must be positive. */
+  public static long spsRestartBackoffMs(Configuration conf) {
+    return positiveMs(conf, SPS_RESTART_BACKOFF_MS, SPS_RESTART_BACKOFF_MS_DEFAULT);
+  }
+
   /**
    * Upper bound of that back-off, in milliseconds. Default
    * {@value #SPS_RESTART_BACKOFF_MAX_MS_DEFAULT}; must be positive.
    */
   public static final String SPS_RESTART_BACKOFF_MAX_MS = "strata.sps.restart.backoff.max.ms";
   public static final long SPS_RESTART_BACKOFF_MAX_MS_DEFAULT = 60_000;
+
+  /** {@link #SPS_RESTART_BACKOFF_MAX_MS}; must be positive, and counts as at least the back-off. */
+  public static long spsRestartBackoffMaxMs(Configuration conf) {
+    long backoffMs = spsRestartBackoffMs(conf);
+    return Math.max(backoffMs, positiveMs(conf, SPS_RESTART_BACKOFF_MAX_MS,
+      SPS_RESTART_BACKOFF_MAX_MS_DEFAULT));
+  }
 
   /**
    * Milliseconds without any block of the awaited files reaching its tier after which whoever
@@ -150,16 +273,54 @@ public final class HdfsKeys {
   public static final String MOVE_NO_PROGRESS_MS = "strata.move.no.progress.ms";
   public static final long MOVE_NO_PROGRESS_MS_DEFAULT = 60_000;
 
+  /** {@link #MOVE_NO_PROGRESS_MS}; must be positive. */
+  public static long moveNoProgressMs(Configuration conf) {
+    return positiveMs(conf, MOVE_NO_PROGRESS_MS, MOVE_NO_PROGRESS_MS_DEFAULT);
+  }
+
   /**
    * The value of a duration key in milliseconds (a plain number, or with a unit such as
    * {@code 30s}); an {@link IllegalArgumentException} naming the key when it is not positive.
    */
-  public static long positiveMs(org.apache.hadoop.conf.Configuration conf, String key,
-    long dflt) {
-    long v = conf.getTimeDuration(key, dflt, java.util.concurrent.TimeUnit.MILLISECONDS);
+  private static long positiveMs(Configuration conf, String key, long dflt) {
+    long v = conf.getTimeDuration(key, dflt, TimeUnit.MILLISECONDS);
     if (v <= 0) {
       throw new IllegalArgumentException(key + " must be positive: " + conf.get(key));
     }
     return v;
+  }
+
+  /** As {@link #positiveMs}, for keys where 0 is allowed. */
+  private static long nonNegativeMs(Configuration conf, String key, long dflt) {
+    long v = conf.getTimeDuration(key, dflt, TimeUnit.MILLISECONDS);
+    if (v < 0) {
+      throw new IllegalArgumentException(key + " must not be negative: " + conf.get(key));
+    }
+    return v;
+  }
+
+  /** A plain number (no unit): the chooser's keys are read by the DataNode, once, at start. */
+  private static double number(Configuration conf, String key, double dflt, boolean integral) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
+      return dflt;
+    }
+    try {
+      double v = integral ? Long.parseLong(raw) : Double.parseDouble(raw);
+      if (Double.isNaN(v) || Double.isInfinite(v)) {
+        throw new NumberFormatException();
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "%s: '%s' is not %s", key,
+        raw, integral ? "an integer" : "a finite number"));
+    }
+  }
+
+  private static void check(boolean ok, String key, String expected, Object value) {
+    if (!ok) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "%s must be %s, got %s", key,
+        expected, value));
+    }
   }
 }

@@ -296,8 +296,7 @@ public final class PlacementDemo {
     int code;
     try {
       code = FileMover.waitUntilPlaced(dfs, moved, WAIT_MS, hbase.dfs().satisfierHealth(),
-        HdfsKeys.positiveMs(hbase.configuration(), HdfsKeys.MOVE_NO_PROGRESS_MS,
-          HdfsKeys.MOVE_NO_PROGRESS_MS_DEFAULT), out);
+        HdfsKeys.moveNoProgressMs(hbase.configuration()), out);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("Interrupted while waiting for files to reach their tier");

@@ -11,6 +11,7 @@ import io.strata.hdfs.sps.CacheRefreshCheck;
 import io.strata.hdfs.sps.InProcessSatisfier;
 import io.strata.hdfs.sps.SatisfierStatus;
 import io.strata.hdfs.tiermover.TierMover;
+import io.strata.hdfs.tiermover.TierMoverStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -186,31 +187,31 @@ public class SatisfierSupervisionIT {
         conf, c.uri(), state)) {
         fs.rename(new Path("/in/f"), new Path("/ssd/f"));
         long deadline = System.currentTimeMillis() + 20_000;
-        TierMover.Status st = mover.status();
-        while (System.currentTimeMillis() < deadline && st.requests == 0) {
+        TierMoverStatus st = mover.status();
+        while (System.currentTimeMillis() < deadline && st.files().requests() == 0) {
           Thread.sleep(200);
           st = mover.status();
         }
-        assertTrue(st.toString(), st.requests > 0);
-        assertFalse(st.toString(), st.satisfier.running());
+        assertTrue(st.toString(), st.files().requests() > 0);
+        assertFalse(st.toString(), st.satisfier().running());
         assertTrue(st.toString(), st.toString().contains("Storage Policy Satisfier not running"));
         assertFalse(st.toJson().toString(), st.toJson().get("satisfier").get("running")
           .asBoolean());
         Thread.sleep(4_000); // past the give-up time: waiting for a satisfier is no failure
         st = mover.status();
-        assertEquals(st.toString(), 0, st.failed);
-        assertEquals(st.toString(), 1, st.queued);
+        assertEquals(st.toString(), 0, st.files().failed());
+        assertEquals(st.toString(), 1, st.queue().queued());
 
         try (InProcessSatisfier sps = InProcessSatisfier.start(c.configuration(), c.uri())) {
           List<Path> moved = List.of(new Path("/ssd/f"));
           deadline = System.currentTimeMillis() + 60_000;
-          while (System.currentTimeMillis() < deadline && (mover.status().moved == 0
-            || !mover.status().satisfier.running())) {
+          while (System.currentTimeMillis() < deadline && (mover.status().files().moved() == 0
+            || !mover.status().satisfier().running())) {
             Thread.sleep(200);
           }
           st = mover.status();
-          assertEquals(st.toString(), 1, st.moved);
-          assertTrue(st.toString(), st.satisfier.running());
+          assertEquals(st.toString(), 1, st.files().moved());
+          assertTrue(st.toString(), st.satisfier().running());
           assertOnSsd(fs, moved);
         }
       }

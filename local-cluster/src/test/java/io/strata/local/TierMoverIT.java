@@ -10,6 +10,7 @@ import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.mover.FileMover;
 import io.strata.hdfs.mover.PlacementCheck;
 import io.strata.hdfs.tiermover.TierMover;
+import io.strata.hdfs.tiermover.TierMoverStatus;
 import io.strata.hdfs.tiermover.TierMoverTool;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -82,10 +83,11 @@ public class TierMoverIT {
   }
 
   /** The mover notices a placement at its next check of the file. */
-  private static TierMover.Status awaitMoverSees(TierMover mover, long moved) throws Exception {
+  private static TierMoverStatus awaitMoverSees(TierMover mover, long moved) throws Exception {
     long deadline = System.currentTimeMillis() + 15_000;
-    TierMover.Status s = mover.status();
-    while (s.moved + s.alreadyInPlace < moved && System.currentTimeMillis() < deadline) {
+    TierMoverStatus s = mover.status();
+    while (s.files().moved() + s.files().alreadyInPlace() < moved
+      && System.currentTimeMillis() < deadline) {
       Thread.sleep(100);
       s = mover.status();
     }
@@ -168,10 +170,11 @@ public class TierMoverIT {
       Collections.sort(wal);
       assertEquals(List.of(StorageType.SSD, StorageType.NVDIMM, StorageType.SSD).stream()
         .sorted().toList(), wal);
-      TierMover.Status s = awaitMoverSees(c.tierMover(), 3);
-      assertEquals(s.toString(), 3, s.moved);
-      assertEquals(s.toString(), 0, s.failed);
-      assertTrue(s.toString(), s.moveLag.max > 0 && s.moveLag.max <= 10_000 + 2_000);
+      TierMoverStatus s = awaitMoverSees(c.tierMover(), 3);
+      assertEquals(s.toString(), 3, s.files().moved());
+      assertEquals(s.toString(), 0, s.files().failed());
+      assertTrue(s.toString(),
+        s.lags().move().max() > 0 && s.lags().move().max() <= 10_000 + 2_000);
 
       // The command: a second, independent mover with its own state, for a few seconds.
       File json = new File("target/it-work/tier-mover-status.json");
@@ -205,25 +208,26 @@ public class TierMoverIT {
       }
       // Stopped while it still has renamed files to place.
       long deadline = System.currentTimeMillis() + 20_000;
-      while (first.status().accepted < n / 4 && System.currentTimeMillis() < deadline) {
+      while (first.status().files().accepted() < n / 4 && System.currentTimeMillis() < deadline) {
         Thread.sleep(20);
       }
       first.close();
-      TierMover.Status before = first.status();
+      TierMoverStatus before = first.status();
       for (int i = n / 2; i < n; i++) {
         assertTrue(fs.rename(p("/in/f" + i), targets.get(i)));
       }
       try (TierMover second = TierMover.start(c.configuration(), c.uri(), state)) {
         long took = awaitPlaced(fs, targets, 240_000, second);
-        TierMover.Status after = second.status();
+        TierMoverStatus after = second.status();
         System.out.printf("%d renames placed in %d ms (rename to last placed %d ms); first mover "
           + "stopped with %s; second: %s%n", n, System.currentTimeMillis() - start, took, before,
           after);
-        assertTrue("the first mover stopped with work left: " + before, before.queued > 0);
+        assertTrue("the first mover stopped with work left: " + before,
+          before.queue().queued() > 0);
         for (int i = 0; i < n; i += 97) {
           assertOn(fs, targets.get(i).toString(), StorageType.SSD);
         }
-        assertEquals(after.toString(), 0, after.failed);
+        assertEquals(after.toString(), 0, after.files().failed());
       }
     }
   }
@@ -243,7 +247,7 @@ public class TierMoverIT {
         assertTrue(fs.rename(p("/in/f" + i), targets.get(i)));
       }
       awaitPlaced(fs, targets, 120_000, c.tierMover());
-      assertEquals(c.tierMover().status().toString(), 0, c.tierMover().status().failed);
+      assertEquals(c.tierMover().status().toString(), 0, c.tierMover().status().files().failed());
     }
   }
   /** A copy of the tier mover's state directory as it is now: what a crash at this point leaves. */
@@ -320,18 +324,19 @@ public class TierMoverIT {
           long renamedUpTo = fs.getClient().getNamenode().getCurrentEditLogTxid();
           // Crash once the first mover has taken the renames in and saved, with work left.
           long deadline = System.currentTimeMillis() + 30_000;
-          while ((first.status().txid < renamedUpTo - 1 || savedTxid(state) < renamedUpTo - 1
+          while ((first.status().position().txid() < renamedUpTo - 1
+            || savedTxid(state) < renamedUpTo - 1
             || listingCursor(state) == null) && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
           }
           image = crashImage(state);
           assertTrue("the crash did not find the directory partly listed: "
             + Files.readString(image), listingCursor(image) != null);
-          TierMover.Status atCrash = first.status();
+          TierMoverStatus atCrash = first.status();
           System.out.printf("crash %s a save: saved txid %d, mover %s%n", duringSave ? "during"
             : "after", savedTxid(image), atCrash);
           assertTrue("the first mover placed everything before the crash: " + atCrash,
-            atCrash.queued > 0);
+            atCrash.queue().queued() > 0);
           if (duringSave) {
             // An interrupted save leaves the previous state and a partial temporary file.
             String newer = Files.readString(state);
@@ -345,8 +350,9 @@ public class TierMoverIT {
         }
         long saved = savedTxid(image);
         try (TierMover second = TierMover.start(conf, c.uri(), image)) {
-          assertTrue("resumed at " + second.status().txid + ", saved " + saved,
-            second.status().txid >= saved && second.status().txid < saved + 1_000_000);
+          assertTrue("resumed at " + second.status().position().txid() + ", saved " + saved,
+            second.status().position().txid() >= saved
+              && second.status().position().txid() < saved + 1_000_000);
           long took = awaitPlaced(fs, targets, 120_000, second);
           System.out.printf("after a crash %s a save: %d files placed %d ms after the restart: "
             + "%s%n", duringSave ? "during" : "after", targets.size(), took, second.status());
@@ -480,11 +486,12 @@ public class TierMoverIT {
         long seen = 0;
         long mostQueued = 0;
         long deadline = renamed + 240_000;
-        TierMover.Status s = mover.status();
-        while (s.alreadyInPlace + s.moved + s.gone + s.failed < files) {
-          mostQueued = Math.max(mostQueued, s.queued);
-          assertTrue("holds " + s.queued + " entries, more than " + bound + ": " + s,
-            s.queued <= bound + 10);
+        TierMoverStatus s = mover.status();
+        while (s.files().alreadyInPlace() + s.files().moved() + s.files().gone()
+          + s.files().failed() < files) {
+          mostQueued = Math.max(mostQueued, s.queue().queued());
+          assertTrue("holds " + s.queue().queued() + " entries, more than " + bound + ": " + s,
+            s.queue().queued() <= bound + 10);
           assertTrue("not done after 240 s: " + s, System.currentTimeMillis() < deadline);
           Thread.sleep(50);
           s = mover.status();
@@ -493,9 +500,9 @@ public class TierMoverIT {
         JsonNode doc = new ObjectMapper().readTree(s.toJson().toString());
         System.out.printf("%d files created in %d ms; the directory rename followed in %d ms, "
           + "most queued seen %d; %s; %s%n", files, created - start, took, mostQueued, s, doc);
-        assertEquals(s.toString(), files, s.alreadyInPlace + s.moved);
-        assertEquals(s.toString(), withBlocks.size(), s.moved);
-        assertEquals(s.toString(), 0, s.failed);
+        assertEquals(s.toString(), files, s.files().alreadyInPlace() + s.files().moved());
+        assertEquals(s.toString(), withBlocks.size(), s.files().moved());
+        assertEquals(s.toString(), 0, s.files().failed());
         for (String f : withBlocks) {
           assertOn(fs, "/ssd" + f, StorageType.SSD);
         }

@@ -201,8 +201,7 @@ public final class ChooserBench {
 
   /** Runs {@value #PROBE_SAMPLES} probes on each volume, one after the other. */
   private static ProbeCost probeCost(DataNode dn, Configuration conf) throws IOException {
-    byte[] payload = new byte[conf.getInt(HdfsKeys.CHOOSER_PROBE_BYTES,
-      HdfsKeys.CHOOSER_PROBE_BYTES_DEFAULT)];
+    byte[] payload = new byte[HdfsKeys.chooserProbeBytes(conf)];
     List<Double> ms = new ArrayList<>();
     try (FsDatasetSpi.FsVolumeReferences refs = dn.getFSDataset().getFsVolumeReferences()) {
       for (FsVolumeSpi v : refs) {

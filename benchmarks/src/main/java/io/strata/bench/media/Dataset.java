@@ -1,13 +1,15 @@
 package io.strata.bench.media;
 
 /**
- * The study's two dataset sizes, scaled to this machine by what matters in the study: "50G" fits
+ * The paper's two dataset sizes, scaled to this machine by what matters in the paper: "50G" fits
  * the RAM tier (so 50G_RAM can keep everything there), "1T" does not.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  */
 public enum Dataset {
-  /** The study's 50 GB: fits the RAM tier of each DataNode with its compactions. */
+  /** The paper's 50 GB: fits the RAM tier of each DataNode with its compactions. */
   FITS_RAM("50G"),
-  /** The study's 1 TB: larger than the RAM tier of a DataNode. */
+  /** The paper's 1 TB: larger than the RAM tier of a DataNode. */
   EXCEEDS_RAM("1T");
 
   private final String studyName;
@@ -16,7 +18,7 @@ public enum Dataset {
     this.studyName = studyName;
   }
 
-  /** The prefix of the study's case names, {@code 50G} or {@code 1T}. */
+  /** The prefix of the paper's case names, {@code 50G} or {@code 1T}. */
   public String studyName() {
     return studyName;
   }

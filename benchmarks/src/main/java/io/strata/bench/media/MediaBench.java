@@ -38,11 +38,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code strata bench media}: the storage-media study's eleven cases (its Table 1) on one
+ * {@code strata bench media}: the storage-media paper's eleven cases (its Table 1) on one
  * machine. One tiered HDFS whose SSD and HDD volumes are emulated ({@link MediaEmulation}) serves
  * every case; each case gets a fresh HBase (the WAL policy is RegionServer-wide) with its
  * placement keys ({@link MediaCases}) and root directory, a pre-split table and YCSB's load
- * phase. The report ({@link MediaReport}) compares the cases as the study did.
+ * phase. The report ({@link MediaReport}) compares the cases as the paper did.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  */
 public final class MediaBench {
   private static final Logger LOG = LoggerFactory.getLogger(MediaBench.class);
@@ -172,14 +174,14 @@ public final class MediaBench {
     return 0;
   }
 
-  /** Keys every case shares: the data scaled down to this machine, as the study tuned it. */
+  /** Keys every case shares: the data scaled down to this machine, as the paper tuned it. */
   static void commonHBaseKeys(LocalClusterConfig config, MediaScale scale) {
     config.hbase("hbase.hregion.memstore.flush.size", Long.toString(scale.flushBytes()));
     // A WAL reserves a whole block on its volume: keep it within a small RAM tier.
     config.hbase("hbase.regionserver.hlog.blocksize", Long.toString(scale.walBlockBytes()));
-    // The table is pre-split, as in the study; no region splits during the load.
+    // The table is pre-split, as in the paper; no region splits during the load.
     config.hbase("hbase.hregion.max.filesize", Long.toString(100L << 30));
-    // The study's Table 8.
+    // The paper's Table 8.
     config.hbase("hbase.hstore.blockingStoreFiles", "15");
     // One RegionServer in this JVM: the master need not wait 4.5 s for more to check in.
     config.hbase("hbase.master.wait.on.regionservers.timeout", "500");
@@ -259,7 +261,7 @@ public final class MediaBench {
   private static YcsbRunner runner(EmbeddedHBase hbase, MediaScale scale, long records, Path dir)
     throws IOException {
     Files.createDirectories(dir);
-    // The study's 1T_workload: CoreWorkload, 5 fields of 200 bytes, load only.
+    // The paper's 1T_workload: CoreWorkload, 5 fields of 200 bytes, load only.
     return new YcsbRunner(YcsbWorkloads.write(YcsbWorkloads.A, dir))
       .property(HConstants.ZOOKEEPER_QUORUM, "localhost")
       .property(HConstants.ZOOKEEPER_CLIENT_PORT,

@@ -6,18 +6,20 @@ import java.util.Map;
 import org.apache.hadoop.hbase.HConstants;
 
 /**
- * One case of the storage-media study's Table 1: a dataset size and the medium of each kind of
+ * One case of the storage-media paper's Table 1: a dataset size and the medium of each kind of
  * HBase data, mapped to Strata's placement keys.
  *
- * @param name the study's case name, e.g. {@code 1T_RAM_SSD_HDD}
- * @param dataset which of the study's two dataset sizes
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
+ *
+ * @param name the paper's case name, e.g. {@code 1T_RAM_SSD_HDD}
+ * @param dataset which of the paper's two dataset sizes
  * @param wal live WALs ({@link HConstants#WAL_STORAGE_POLICY}, a RegionServer-wide key)
  * @param oldWal rolled WALs ({@link TieringKeys#OLDWAL_POLICY})
  * @param flushed flushed HFiles ({@link TieringKeys#FLUSH_POLICY})
  * @param compactedSmall compactions below the size threshold
  * @param compactedLarge compactions at or above it
  * @param archived archived HFiles ({@link TieringKeys#ARCHIVE_POLICY})
- * @param study what the study's Table 1 says of the case
+ * @param study what the paper's Table 1 says of the case
  */
 public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal, Medium flushed,
   Medium compactedSmall, Medium compactedLarge, Medium archived, String study) {
@@ -36,7 +38,7 @@ public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal,
   }
 
   /**
-   * The medium of what the study calls "other files": in every case of Table 1 that is where the
+   * The medium of what the paper calls "other files": in every case of Table 1 that is where the
    * archived files go. The root directory gets its policy, for the files Strata does not place.
    */
   public Medium rest() {

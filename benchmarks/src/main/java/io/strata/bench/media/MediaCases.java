@@ -12,16 +12,18 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The eleven cases of the storage-media study's Table 1, named as there, each mapped to Strata's
- * placement. Where the study says "other files" it means rolled WALs and archived HFiles too;
+ * The eleven cases of the storage-media paper's Table 1, named as there, each mapped to Strata's
+ * placement. Where the paper says "other files" it means rolled WALs and archived HFiles too;
  * "smaller files (less than 1.5GB)" are flushes and compactions below Strata's size threshold;
  * "All_HDD" puts every compaction, small or large, on HDD and keeps only WALs and flushes fast.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  */
 public final class MediaCases {
   private MediaCases() {
   }
 
-  /** The study's Table 1, in its order. */
+  /** The paper's Table 1, in its order. */
   public static final List<MediaCase> ALL = List.of(
     //            name                  dataset       wal  oldwal flush small large archive
     new MediaCase("50G_RAM", FITS_RAM, RAM, RAM, RAM, RAM, RAM, RAM,
@@ -53,7 +55,7 @@ public final class MediaCases {
   }
 
   /**
-   * The cases named in a comma-separated list, in the study's order.
+   * The cases named in a comma-separated list, in the paper's order.
    *
    * @throws IllegalArgumentException naming the unknown case and the valid names
    */

@@ -18,8 +18,10 @@ import org.apache.hadoop.fs.StorageType;
 
 /**
  * The report directory of {@code strata bench media}: {@code results.json}, {@code report.md}
- * (one row per case, named as in the study, figures relative to the all-HDD case of the same
- * dataset, data written per tier, the study's findings checked) and PNG bar charts.
+ * (one row per case, named as in the paper, figures relative to the all-HDD case of the same
+ * dataset, data written per tier, the paper's findings checked) and PNG bar charts.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  */
 final class MediaReport {
   static final String JSON = "results.json";

@@ -9,24 +9,26 @@ import java.util.Locale;
  * a DataNode: the "50G" dataset fits it with its WALs and compactions, the "1T" one does not.
  * Memstore flush size and the small/large compaction threshold shrink with the data, so that
  * each "1T" region flushes several times and compacts both below and above the threshold, as the
- * study's 1.5 GB threshold split its compactions. A case's load stops after {@code loadSeconds}
+ * paper's 1.5 GB threshold split its compactions. A case's load stops after {@code loadSeconds}
  * (YCSB's {@code maxexecutiontime}), so that cases whose media cannot keep up still fit the
  * time budget; the report says how many records such a case loaded.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  *
  * @param name {@code quick} or {@code full}
  * @param ramTierMiB capacity of each DataNode's RAM (NVDIMM) volume
  * @param fitsRamMiB bytes of record values of the "50G" dataset
  * @param exceedsRamMiB bytes of record values of the "1T" dataset
- * @param fitsRamRegions pre-split regions of the "50G" table (the study: 18)
- * @param exceedsRamRegions pre-split regions of the "1T" table (the study: 210)
+ * @param fitsRamRegions pre-split regions of the "50G" table (the paper: 18)
+ * @param exceedsRamRegions pre-split regions of the "1T" table (the paper: 210)
  * @param flushMiB {@code hbase.hregion.memstore.flush.size}
- * @param thresholdMiB {@code strata.compaction.size.threshold} (the study's 1.5 GB, scaled)
+ * @param thresholdMiB {@code strata.compaction.size.threshold} (the paper's 1.5 GB, scaled)
  * @param blockMiB HDFS block size of HFiles
  * @param walBlockMiB HDFS block size of WALs ({@code hbase.regionserver.hlog.blocksize}): every
  *   open WAL reserves a block on the RAM tier, and the NameNode keeps two more free, so a small
  *   tier needs small WAL blocks to keep room for the WALs waiting to be moved off it
- * @param threads YCSB client threads (the study: 200)
- * @param writeBufferKiB each YCSB thread's client-side write buffer (the study ran with client
+ * @param threads YCSB client threads (the paper: 200)
+ * @param writeBufferKiB each YCSB thread's client-side write buffer (the paper ran with client
  *   buffering)
  * @param loadSeconds the longest a case's load runs
  * @param caseTimeout how long YCSB may take in all before the case is reported as failed
@@ -43,7 +45,7 @@ public record MediaScale(String name, long ramTierMiB, long fitsRamMiB, long exc
     new MediaScale("full", 1024, 192, 1536, 8, 16, 16, 64, 64, 32, 32, 256, 900,
       Duration.ofMinutes(20));
 
-  /** Bytes of one YCSB record with the study's workload: 5 fields of 200 bytes. */
+  /** Bytes of one YCSB record with the paper's workload: 5 fields of 200 bytes. */
   public static final int RECORD_BYTES = 5 * 200;
 
   /**

@@ -4,14 +4,16 @@ import java.time.Duration;
 import org.apache.hadoop.fs.StorageType;
 
 /**
- * The storage media of the storage-media study, as this benchmark emulates them on one machine.
- * The figures are the study's own (its Table 13 and its 4 KiB access latencies): RAM is a
+ * The storage media of the storage-media paper, as this benchmark emulates them on one machine.
+ * The figures are the paper's own (its Table 13 and its 4 KiB access latencies): RAM is a
  * RAM-backed directory at the machine's speed; SSD and HDD are ordinary directories whose
  * DataNode I/O is slowed to the device's access latency per operation and capped at its write
  * bandwidth.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  */
 public enum Medium {
-  /** RAMDISK: HDFS's NVDIMM type on tmpfs, not slowed (study: >11 GB/s, 89 ns per 4 KiB). */
+  /** RAMDISK: HDFS's NVDIMM type on tmpfs, not slowed (the paper: >11 GB/s, 89 ns per 4 KiB). */
   RAM("ALL_NVDIMM", Duration.ZERO, 0),
   /** SATA SSD (Intel S3500): 80 µs per 4 KiB access, 446 MB/s write. */
   SSD("ALL_SSD", Duration.ofNanos(80_000), 446_000_000L),
@@ -38,7 +40,7 @@ public enum Medium {
     return perOperation;
   }
 
-  /** Bandwidth cap of one volume of this medium (bytes/s, decimal MB as in the study); 0: none. */
+  /** Bandwidth cap of one volume of this medium (bytes/s, decimal MB as in the paper); 0: none. */
   public long bytesPerSecond() {
     return bytesPerSecond;
   }
@@ -50,7 +52,7 @@ public enum Medium {
 
   /**
    * The medium a DataNode volume of this storage type stands for: NVDIMM is the RAM tier, DISK
-   * and ARCHIVE are both HDDs (the study keeps archived files on HDD).
+   * and ARCHIVE are both HDDs (the paper keeps archived files on HDD).
    */
   public static Medium of(StorageType type) {
     switch (type) {

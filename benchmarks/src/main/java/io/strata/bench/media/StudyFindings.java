@@ -9,9 +9,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The storage-media study's findings on the ordering of its cases, each checked against the
- * cases this run measured: the study's statement and figure, Strata's figure, and whether the
+ * The storage-media paper's findings on the ordering of its cases, each checked against the
+ * cases this run measured: the paper's statement and figure, Strata's figure, and whether the
  * ordering holds.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  */
 final class StudyFindings {
   enum Verdict {
@@ -24,7 +26,7 @@ final class StudyFindings {
     }
   }
 
-  /** One finding of the study, checked. */
+  /** One finding of the paper, checked. */
   record Finding(String claim, String study, String strata, Verdict verdict) {
   }
 

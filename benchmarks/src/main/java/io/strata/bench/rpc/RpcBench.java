@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
-import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import java.io.File;
 import java.io.PrintStream;
@@ -82,9 +82,9 @@ public final class RpcBench {
       iterations = (int) CommandLines.wholeNumber(cl, "iterations", 5, 1);
       seconds = (int) CommandLines.wholeNumber(cl, "seconds", 2, 1);
       handlerPollUs = CommandLines.wholeNumber(cl, "handler-poll-us",
-        RdmaKeys.HANDLER_POLL_US_DEFAULT, 0);
+        HybridRpcKeys.Handler.POLL_US_DEFAULT, 0);
       clientPollUs = CommandLines.wholeNumber(cl, "client-poll-us",
-        RdmaKeys.CLIENT_POLL_US_DEFAULT, 0);
+        HybridRpcKeys.Client.POLL_US_DEFAULT, 0);
     } catch (CommandLines.Exit e) {
       return e.code();
     } catch (IllegalArgumentException e) {

@@ -1,11 +1,12 @@
 package io.strata.bench.rpc;
 
+import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.PollingRpcSchedulerFactory;
-import io.strata.hbase.rdma.RdmaKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.local.EmbeddedHBase;
 import io.strata.local.LocalClusterConfig;
 import io.strata.local.TieredDfsCluster;
+import io.strata.rdma.transport.RdmaTransportKeys;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
@@ -41,9 +42,9 @@ final class RpcBenchCluster implements Closeable {
   static final int VALUE_BYTES = 1024;
 
   private static File workDir = new File(".strata-work/bench/rpc");
-  private static String delivery = RdmaKeys.LOOPBACK_DELIVERY_DEFAULT;
-  private static long handlerPollUs = RdmaKeys.HANDLER_POLL_US_DEFAULT;
-  private static long clientPollUs = RdmaKeys.CLIENT_POLL_US_DEFAULT;
+  private static String delivery = RdmaTransportKeys.LOOPBACK_DELIVERY_DEFAULT;
+  private static long handlerPollUs = HybridRpcKeys.Handler.POLL_US_DEFAULT;
+  private static long clientPollUs = HybridRpcKeys.Client.POLL_US_DEFAULT;
   private static RpcBenchCluster instance;
 
   private final TieredDfsCluster dfs;
@@ -99,12 +100,13 @@ final class RpcBenchCluster implements Closeable {
     LocalClusterConfig config = new LocalClusterConfig().workDir(workDir)
       .ramBytesPerDataNode(512L << 20).startSatisfier(false).startTierMover(false)
       .hbase("hbase.rpc.server.impl", HybridRpcServer.class.getName())
-      .hbase(RdmaKeys.TRANSPORT, "loopback").hbase(RdmaKeys.LOOPBACK_DELIVERY, delivery)
-      .hbase(RdmaKeys.CLIENT_POLL_US, Long.toString(clientPollUs));
+      .hbase(HybridRpcKeys.TRANSPORT, "loopback")
+      .hbase(RdmaTransportKeys.LOOPBACK_DELIVERY, delivery)
+      .hbase(HybridRpcKeys.Client.POLL_US, Long.toString(clientPollUs));
     if (handlerPollUs > 0) {
       config.hbase("hbase.region.server.rpc.scheduler.factory.class",
         PollingRpcSchedulerFactory.class.getName())
-        .hbase(RdmaKeys.HANDLER_POLL_US, Long.toString(handlerPollUs));
+        .hbase(HybridRpcKeys.Handler.POLL_US, Long.toString(handlerPollUs));
     }
     List<Closeable> started = new ArrayList<>();
     try {

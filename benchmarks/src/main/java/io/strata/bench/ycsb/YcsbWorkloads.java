@@ -21,7 +21,10 @@ public final class YcsbWorkloads {
   public static final String C = "workloadc";
   /** 50% reads, 50% read-modify-writes, zipfian. */
   public static final String F = "workloadf";
-  /** Updates only, zipfian: workload A's write half alone, the RDMA HBase study's Put test. */
+  /**
+   * Updates only, zipfian: workload A's write half alone, the Put test of
+   * <i>High-Performance Design of HBase with RDMA over InfiniBand</i>.
+   */
   public static final String UPDATE_ONLY = "workload-update-only";
 
   public static final List<String> ALL = List.of(A, B, C, F, UPDATE_ONLY);

@@ -10,7 +10,11 @@ import java.util.Map;
 import org.apache.hadoop.hbase.HConstants;
 import org.junit.Test;
 
-/** The study's Table 1 as mapped to Strata's placement keys. */
+/**
+ * The storage-media paper's Table 1 as mapped to Strata's placement keys.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
+ */
 public class MediaCasesTest {
 
   @Test

@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.Test;
 
-/** The study's findings checked against given case figures. */
+/**
+ * The storage-media paper's findings checked against given case figures.
+ *
+ * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
+ */
 public class StudyFindingsTest {
 
   private static CaseResult result(String name, double ops, double latencyUs) {

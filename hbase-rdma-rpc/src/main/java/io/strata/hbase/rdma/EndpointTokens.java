@@ -37,7 +37,7 @@ public final class EndpointTokens<G> {
 
   public EndpointTokens(long ttlMs, LongSupplier clockMs) {
     if (ttlMs <= 0) {
-      throw new IllegalArgumentException(RdmaKeys.TOKEN_TTL_MS + " must be > 0, not " + ttlMs);
+      throw new IllegalArgumentException(HybridRpcKeys.Server.TOKEN_TTL_MS + " must be > 0, not " + ttlMs);
     }
     this.ttlMs = ttlMs;
     this.clockMs = clockMs;

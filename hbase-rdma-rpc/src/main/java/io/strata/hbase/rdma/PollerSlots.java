@@ -4,8 +4,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A bound on how many threads busy-poll at once. Polling for a call or a response saves the
- * wake-up of a parked thread (tens of microseconds on a virtual CPU), but every poller holds a
- * core: more pollers than spare cores would starve the threads doing the work.
+ * wake-up of a parked thread (what that costs is measured by {@code strata bench rpc}; see the
+ * benchmarks' README), but every poller holds a core: more pollers than spare cores would starve
+ * the threads doing the work. Thread-safe, lock-free.
  */
 public final class PollerSlots {
   private final AtomicInteger taken = new AtomicInteger();

@@ -40,7 +40,7 @@ public final class PollingCallQueue extends AbstractQueue<CallRunner>
   implements BlockingQueue<CallRunner>, ConfigurationObserver {
   private static final Logger LOG = LoggerFactory.getLogger(PollingCallQueue.class);
   /** Polling handlers across the JVM's call queues. */
-  static final PollerSlots POLLERS = new PollerSlots(RdmaKeys.HANDLER_POLLERS_DEFAULT);
+  static final PollerSlots POLLERS = new PollerSlots(HybridRpcKeys.Handler.POLLERS_DEFAULT);
 
   private final int capacity;
   private final ConcurrentLinkedQueue<CallRunner> calls = new ConcurrentLinkedQueue<>();
@@ -83,12 +83,15 @@ public final class PollingCallQueue extends AbstractQueue<CallRunner>
     }
   }
 
+  /** Applies both settings, or neither: null, else what is wrong with them. */
   private String apply(Configuration conf) {
-    long us = conf.getLong(RdmaKeys.HANDLER_POLL_US, RdmaKeys.HANDLER_POLL_US_DEFAULT);
-    int pollers = conf.getInt(RdmaKeys.HANDLER_POLLERS, RdmaKeys.HANDLER_POLLERS_DEFAULT);
-    if (us < 0 || pollers < 0) {
-      return RdmaKeys.HANDLER_POLL_US + "=" + us + " and " + RdmaKeys.HANDLER_POLLERS + "="
-        + pollers + " must not be negative";
+    long us;
+    int pollers;
+    try {
+      us = HybridRpcKeys.Handler.pollUs(conf);
+      pollers = HybridRpcKeys.Handler.pollers(conf);
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
     }
     pollNanos = TimeUnit.MICROSECONDS.toNanos(us);
     POLLERS.max(pollers);

@@ -48,8 +48,7 @@ public class PollingRpcSchedulerFactory extends SimpleRpcSchedulerFactory {
     c.setBoolean(RpcExecutor.PLUGGABLE_CALL_QUEUE_WITH_FAST_PATH_ENABLED, false);
     c.set(RpcExecutor.CALL_QUEUE_QUEUE_BALANCER_CLASS, PollingQueueBalancer.class.getName());
     LOG.info("RPC handlers poll their call queue for {} us when idle ({} at a time)",
-      c.getLong(RdmaKeys.HANDLER_POLL_US, RdmaKeys.HANDLER_POLL_US_DEFAULT),
-      c.getInt(RdmaKeys.HANDLER_POLLERS, RdmaKeys.HANDLER_POLLERS_DEFAULT));
+      HybridRpcKeys.Handler.pollUs(c), HybridRpcKeys.Handler.pollers(c));
     return c;
   }
 }

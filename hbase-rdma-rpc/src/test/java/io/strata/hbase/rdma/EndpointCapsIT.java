@@ -47,8 +47,8 @@ public class EndpointCapsIT {
   @BeforeClass
   public static void start() throws Exception {
     Configuration conf = RpcTestSupport.hybridServer();
-    conf.setInt(RdmaKeys.SERVER_MAX_ENDPOINTS_PER_USER, PER_USER);
-    conf.setInt(RdmaKeys.SERVER_MAX_ENDPOINTS, PER_SERVER);
+    conf.setInt(HybridRpcKeys.Server.MAX_ENDPOINTS_PER_USER, PER_USER);
+    conf.setInt(HybridRpcKeys.Server.MAX_ENDPOINTS, PER_SERVER);
     cluster = MiniHBase.start("endpoint-caps", conf);
   }
 
@@ -69,7 +69,7 @@ public class EndpointCapsIT {
     User alice = User.createUserForTesting(conf, "alice", new String[0]);
     User bob = User.createUserForTesting(conf, "bob", new String[0]);
     List<RdmaEndpoint> alices = new ArrayList<>();
-    try (LoopbackTransport t = new LoopbackTransport(conf)) {
+    try (LoopbackTransport t = new LoopbackTransport(RdmaTransports.transportConf(conf))) {
       long refused = RdmaRpcMetrics.count("server.offers.refused");
       for (int i = 0; i < PER_USER; i++) {
         alices.add(offerAndConnect(t, conf, alice));
@@ -80,7 +80,7 @@ public class EndpointCapsIT {
       } catch (IOException e) {
         assertTrue(String.valueOf(e), String.valueOf(e).contains(
           EndpointRefusedException.class.getName()) || String.valueOf(e).contains(
-            RdmaKeys.SERVER_MAX_ENDPOINTS_PER_USER));
+            HybridRpcKeys.Server.MAX_ENDPOINTS_PER_USER));
       }
       assertEquals(refused + 1, RdmaRpcMetrics.count("server.offers.refused"));
 
@@ -132,7 +132,7 @@ public class EndpointCapsIT {
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
     User mallory = User.createUserForTesting(conf, "mallory", new String[0]);
     java.util.Random random = new java.util.Random(42);
-    try (LoopbackTransport t = new LoopbackTransport(conf)) {
+    try (LoopbackTransport t = new LoopbackTransport(RdmaTransports.transportConf(conf))) {
       for (int round = 0; round < 5; round++) {
         java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
         RdmaEndpoint e = null;

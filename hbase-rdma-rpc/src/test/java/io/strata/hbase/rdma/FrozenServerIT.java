@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.strata.rdma.loopback.LoopbackTransport;
+import io.strata.rdma.transport.RdmaTransportKeys;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public class FrozenServerIT {
   @BeforeClass
   public static void start() throws Exception {
     Configuration conf = RpcTestSupport.hybridServer();
-    conf.setInt(RdmaKeys.CREDITS, 8);
+    conf.setInt(RdmaTransportKeys.CREDITS, 8);
     cluster = MiniHBase.start("frozen-server", conf);
   }
 
@@ -69,9 +70,9 @@ public class FrozenServerIT {
       RpcTestSupport.createTable(admin, name);
     }
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
-    conf.setInt(RdmaKeys.CREDITS, 8);
+    conf.setInt(RdmaTransportKeys.CREDITS, 8);
     // long enough that only the call's own timeout can end a send's wait
-    conf.setInt(RdmaKeys.SEND_TIMEOUT_MS, 120_000);
+    conf.setInt(RdmaTransportKeys.SEND_TIMEOUT_MS, 120_000);
     conf.setInt("hbase.rpc.timeout", RPC_TIMEOUT_MS);
     conf.setInt("hbase.client.operation.timeout", 30_000);
     conf.setInt("hbase.client.retries.number", 0);

@@ -11,6 +11,7 @@ import static org.junit.Assert.fail;
 import io.strata.rdma.loopback.LoopbackTransport;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.RdmaTransportKeys;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.ConnectException;
@@ -76,7 +77,7 @@ public class HybridRpcIT {
     conf.set("hbase.coprocessor.regionserver.classes", ACCESS_CONTROLLER);
     conf.set("hbase.superuser", User.getCurrent().getShortName());
     conf.setBoolean("hbase.quota.enabled", true);
-    conf.setInt(RdmaKeys.MAX_MESSAGE, MAX_MESSAGE);
+    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, MAX_MESSAGE);
     cluster = MiniHBase.start("hybrid-rpc", conf);
     admin = ConnectionFactory.createConnection(cluster.clientConf());
     waitForAclTable();
@@ -121,7 +122,7 @@ public class HybridRpcIT {
     TableName name = TableName.valueOf("mismatched");
     RpcTestSupport.createTable(admin, name);
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
-    conf.setInt(RdmaKeys.MAX_MESSAGE, 64 << 10);
+    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, 64 << 10);
     conf.setInt("hbase.rpc.timeout", 10_000);
     conf.setInt("hbase.client.retries.number", 1);
     byte[] bigRow = Bytes.toBytes("big");
@@ -162,7 +163,7 @@ public class HybridRpcIT {
     RpcTestSupport.createTable(admin, name);
     int rows = 300;
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
-    conf.set(RdmaKeys.ROUTED_METHODS, "Get,Mutate,Multi,Scan");
+    conf.set(HybridRpcKeys.Client.ROUTED_METHODS, "Get,Mutate,Multi,Scan");
     try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
       RoutedCallChecks.connectEndpoint(t);
       List<Put> puts = new ArrayList<>();
@@ -199,7 +200,7 @@ public class HybridRpcIT {
         scanner.next();
         fail("a scan response above the endpoint's limit must fail");
       } catch (IOException e) {
-        assertTrue(String.valueOf(e), chainMentions(e, RdmaKeys.MAX_MESSAGE));
+        assertTrue(String.valueOf(e), chainMentions(e, RdmaTransportKeys.MAX_MESSAGE));
       }
     }
   }
@@ -222,7 +223,7 @@ public class HybridRpcIT {
     TableName name = TableName.valueOf("polled");
     RpcTestSupport.createTable(admin, name);
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
-    conf.setLong(RdmaKeys.CLIENT_POLL_US, 5_000);
+    conf.setLong(HybridRpcKeys.Client.POLL_US, 5_000);
     try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
       RoutedCallChecks.connectEndpoint(t);
       for (int i = 0; i < 50; i++) {
@@ -403,7 +404,7 @@ public class HybridRpcIT {
       assertArrayEquals(value(7), t.get(new Get(Bytes.toBytes("secret")))
         .getValue(FAMILY, QUALIFIER));
       assertEquals(rdma + 1, RdmaRpcMetrics.count("client.Get.rdma"));
-      assertEquals("alice via RdmaServerCall", CallRecorder.GETS.get("secret"));
+      assertEquals("alice via HybridServerCall", CallRecorder.GETS.get("secret"));
     }
 
     try (Connection c = ConnectionFactory.createConnection(conf, mallory);
@@ -438,7 +439,7 @@ public class HybridRpcIT {
     HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
     Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
     long rejected = RdmaRpcMetrics.count("server.endpoints.rejected");
-    try (LoopbackTransport intruder = new LoopbackTransport(conf)) {
+    try (LoopbackTransport intruder = new LoopbackTransport(RdmaTransports.transportConf(conf))) {
       assertRefused(intruder, rpc, ByteBuffer.allocate(0));
       byte[] forged = new byte[EndpointTokens.TOKEN_BYTES];
       new SecureRandom().nextBytes(forged);

@@ -1,6 +1,7 @@
 package io.strata.hbase.rdma;
 
 import io.strata.metrics.Percentiles;
+import io.strata.rdma.transport.TransportConf;
 import io.strata.rdma.transport.TransportUnavailableException;
 import io.strata.rdma.verbs.VerbsTransport;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -39,7 +39,7 @@ public final class HybridRpcLatency {
   public static void main(String[] args) throws Exception {
     int calls = args.length > 0 ? Integer.parseInt(args[0]) : 500;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-    try (VerbsTransport probe = new VerbsTransport(new Configuration(false))) {
+    try (VerbsTransport probe = new VerbsTransport(TransportConf.EMPTY)) {
       System.out.println("RDMA device found; starting HBase");
     } catch (TransportUnavailableException e) {
       System.out.println("no RDMA device: " + e.getMessage());

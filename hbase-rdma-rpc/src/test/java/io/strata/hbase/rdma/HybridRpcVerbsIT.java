@@ -3,6 +3,7 @@ package io.strata.hbase.rdma;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
+import io.strata.rdma.transport.TransportConf;
 import io.strata.rdma.transport.TransportUnavailableException;
 import io.strata.rdma.verbs.RdmaAddresses;
 import io.strata.rdma.verbs.VerbsTransport;
@@ -35,7 +36,7 @@ public class HybridRpcVerbsIT {
   @BeforeClass
   public static void start() throws Exception {
     InetAddress device = null;
-    try (VerbsTransport probe = new VerbsTransport(new Configuration(false))) {
+    try (VerbsTransport probe = new VerbsTransport(TransportConf.EMPTY)) {
       device = RdmaAddresses.deviceAddressOrSkip(probe);
     } catch (TransportUnavailableException e) {
       RdmaAddresses.skipOrFail(e.getMessage());

@@ -35,13 +35,13 @@ public class PollingCallQueueTest {
       t.interrupt();
       t.join(5000);
     }
-    PollingCallQueue.POLLERS.max(RdmaKeys.HANDLER_POLLERS_DEFAULT);
+    PollingCallQueue.POLLERS.max(HybridRpcKeys.Handler.POLLERS_DEFAULT);
   }
 
   private static Configuration conf(long pollUs, int pollers) {
     Configuration c = new Configuration(false);
-    c.setLong(RdmaKeys.HANDLER_POLL_US, pollUs);
-    c.setInt(RdmaKeys.HANDLER_POLLERS, pollers);
+    c.setLong(HybridRpcKeys.Handler.POLL_US, pollUs);
+    c.setInt(HybridRpcKeys.Handler.POLLERS, pollers);
     return c;
   }
 
@@ -305,7 +305,7 @@ public class PollingCallQueueTest {
       new PollingCallQueue(10, null, conf(-1, 1));
       fail("a negative poll time must be refused");
     } catch (IllegalArgumentException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains(RdmaKeys.HANDLER_POLL_US));
+      assertTrue(e.getMessage(), e.getMessage().contains(HybridRpcKeys.Handler.POLL_US));
     }
     PollingCallQueue q = new PollingCallQueue(10, null, conf(7, 1));
     q.onConfigurationChange(conf(-5, 1)); // kept, with a WARN

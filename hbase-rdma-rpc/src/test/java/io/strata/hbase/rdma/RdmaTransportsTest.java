@@ -13,7 +13,7 @@ import org.junit.Test;
 public class RdmaTransportsTest {
   private static Configuration with(String transport) {
     Configuration c = new Configuration(false);
-    c.set(RdmaKeys.TRANSPORT, transport);
+    c.set(HybridRpcKeys.TRANSPORT, transport);
     return c;
   }
 

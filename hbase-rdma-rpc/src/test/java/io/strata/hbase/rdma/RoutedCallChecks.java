@@ -9,6 +9,7 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -221,7 +222,7 @@ final class RoutedCallChecks {
       } catch (Exception e) {
         EndpointMessageTooLargeException tl = cause(e, EndpointMessageTooLargeException.class);
         assertNotNull("expected EndpointMessageTooLargeException, got " + e, tl);
-        assertTrue(tl.getMessage(), tl.getMessage().contains(RdmaKeys.MAX_MESSAGE));
+        assertTrue(tl.getMessage(), tl.getMessage().contains(RdmaTransportKeys.MAX_MESSAGE));
       }
       assertEquals("the Append was not repeated", resent + 2,
         count("client.resent.response.too.large"));
@@ -245,7 +246,7 @@ final class RoutedCallChecks {
     int writers, int opsPerWriter, long killEveryMs, Callable<Integer> killer) throws Exception {
     RpcTestSupport.createTable(admin, name);
     Configuration conf = new Configuration(hybridConf);
-    conf.setLong(RdmaKeys.RETRY_MS, 50);
+    conf.setLong(HybridRpcKeys.Client.RETRY_MS, 50);
     conf.setInt("hbase.client.pause", 20);
     byte[] counterRow = Bytes.toBytes("counter");
     long afterSend = count("client.failed.after.send");

@@ -1,5 +1,6 @@
 package io.strata.hbase.rdma;
 
+import io.strata.rdma.transport.RdmaTransportKeys;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
@@ -27,8 +28,8 @@ final class RpcTestSupport {
   static Configuration hybridServer() {
     Configuration c = new Configuration(false);
     c.set("hbase.rpc.server.impl", HYBRID_SERVER);
-    c.set(RdmaKeys.TRANSPORT, "loopback");
-    c.set(RdmaKeys.LOOPBACK_DELIVERY, "poller");
+    c.set(HybridRpcKeys.TRANSPORT, "loopback");
+    c.set(RdmaTransportKeys.LOOPBACK_DELIVERY, "poller");
     c.set("hbase.region.server.rpc.scheduler.factory.class",
       PollingRpcSchedulerFactory.class.getName());
     return c;
@@ -43,7 +44,7 @@ final class RpcTestSupport {
   static Configuration verbsServer(int maxMessage) {
     Configuration c = verbs(new Configuration(false), maxMessage);
     c.set("hbase.rpc.server.impl", HYBRID_SERVER);
-    c.set(RdmaKeys.BIND_ADDRESS, RdmaKeys.BIND_ADDRESS_AUTO);
+    c.set(HybridRpcKeys.Server.BIND_ADDRESS, HybridRpcKeys.Server.BIND_ADDRESS_AUTO);
     c.set("hbase.region.server.rpc.scheduler.factory.class",
       PollingRpcSchedulerFactory.class.getName());
     c.setInt("hbase.regionserver.handler.count", 8);
@@ -62,16 +63,16 @@ final class RpcTestSupport {
   }
 
   private static Configuration verbs(Configuration conf, int maxMessage) {
-    conf.set(RdmaKeys.TRANSPORT, "verbs");
-    conf.setInt(RdmaKeys.MAX_MESSAGE, maxMessage);
-    conf.setInt(RdmaKeys.CONNECT_TIMEOUT_MS, 30_000);
+    conf.set(HybridRpcKeys.TRANSPORT, "verbs");
+    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, maxMessage);
+    conf.setInt(HybridRpcKeys.Client.CONNECT_TIMEOUT_MS, 30_000);
     return conf;
   }
 
   /** A client with the hybrid RPC client on the loopback transport. */
   static Configuration hybridClient(Configuration clientConf) {
     clientConf.set("hbase.rpc.client.impl", HYBRID_CLIENT);
-    clientConf.set(RdmaKeys.TRANSPORT, "loopback");
+    clientConf.set(HybridRpcKeys.TRANSPORT, "loopback");
     return clientConf;
   }
 

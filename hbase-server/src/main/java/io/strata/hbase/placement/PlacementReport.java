@@ -64,7 +64,7 @@ public final class PlacementReport {
   }
 
   /**
-   * The JSON document described in the placement reference: {@code {"root":..., "kinds": {...},
+   * The JSON document described in docs/placement.md: {@code {"root":..., "kinds": {...},
    * "families": {...}}}, without the file list.
    */
   public ObjectNode toJson() {

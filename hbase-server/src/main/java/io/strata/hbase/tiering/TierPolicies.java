@@ -16,7 +16,6 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.regionserver.HStore;
-import org.apache.hadoop.util.StringUtils;
 
 /**
  * The storage policy of each kind of file of one column family, and the rule that chose it. The
@@ -157,12 +156,7 @@ public final class TierPolicies {
     String[] found = strataValue(TieringKeys.COMPACTION_THRESHOLD, conf, table, family);
     if (found != null) {
       thresholdRule = found[1] + " " + TieringKeys.COMPACTION_THRESHOLD;
-      long bytes;
-      try {
-        bytes = StringUtils.TraditionalBinaryPrefix.string2long(found[0]);
-      } catch (IllegalArgumentException e) {
-        bytes = -1;
-      }
+      long bytes = TieringKeys.compactionThresholdBytes(found[0]);
       if (bytes < 0) {
         problem = TieringKeys.COMPACTION_THRESHOLD + " = '" + found[0] + "' (" + found[1]
           + ") is not a size in bytes (e.g. 1610612736 or 1536m)";

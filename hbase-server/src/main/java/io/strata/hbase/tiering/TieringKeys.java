@@ -2,6 +2,7 @@ package io.strata.hbase.tiering;
 
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.StringUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,7 +11,9 @@ import org.slf4j.LoggerFactory;
  * or on a column family ({@code alter 't', {NAME => 'cf', CONFIGURATION => {KEY => VALUE}}}); the
  * narrowest wins, and upstream's explicit per-family {@code STORAGE_POLICY} wins over Strata's site
  * values and defaults: see {@link TierPolicies} for the whole precedence, which is also where the
- * policy keys and the threshold are read and checked. Values are HDFS storage policy names.
+ * policy keys and the threshold are read at their levels. Values are HDFS storage policy names.
+ * Each key is declared once here with its default; {@link #requestMoves} and
+ * {@link #compactionThresholdBytes} check values. Stateless: safe from any thread.
  */
 public final class TieringKeys {
   private static final Logger LOG = LoggerFactory.getLogger(TieringKeys.class);
@@ -41,10 +44,27 @@ public final class TieringKeys {
 
   /**
    * Bytes of compaction input (the sum of the compacted files, an upper bound of the output)
-   * from which a compaction is large. Default 1.5 GiB, the storage-media study's split.
+   * from which a compaction is large. Default 1.5 GiB, the split of
+   * <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
    */
   public static final String COMPACTION_THRESHOLD = "strata.compaction.size.threshold";
   public static final long COMPACTION_THRESHOLD_DEFAULT = 1536L << 20;
+
+  /**
+   * A {@link #COMPACTION_THRESHOLD} value, from whichever level {@link TierPolicies} found it on,
+   * in bytes: a number of bytes, or one with a binary prefix such as {@code 1536m}; -1 when it is
+   * not a size of 0 or more. The caller reports a bad value and uses the default: it is read where
+   * a store opens, which it must not stop.
+   */
+  public static long compactionThresholdBytes(String value) {
+    long bytes;
+    try {
+      bytes = StringUtils.TraditionalBinaryPrefix.string2long(value);
+    } catch (IllegalArgumentException e) {
+      return -1;
+    }
+    return bytes < 0 ? -1 : bytes;
+  }
 
   /**
    * Policy of HFiles HBase archives after compacting them away; their blocks are moved there.

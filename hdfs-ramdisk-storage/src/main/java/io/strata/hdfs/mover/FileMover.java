@@ -131,8 +131,7 @@ public final class FileMover {
   public static int waitUntilPlaced(DistributedFileSystem dfs, List<Path> queued, long timeoutMs,
     PrintStream out) throws IOException, InterruptedException {
     return waitUntilPlaced(dfs, queued, timeoutMs, new MoverIdHolder(dfs),
-      HdfsKeys.positiveMs(dfs.getConf(), HdfsKeys.MOVE_NO_PROGRESS_MS,
-        HdfsKeys.MOVE_NO_PROGRESS_MS_DEFAULT), out);
+      HdfsKeys.moveNoProgressMs(dfs.getConf()), out);
   }
 
   /**

@@ -84,10 +84,8 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     AnalysisHook hook) {
     this.nameNode = nameNode;
     this.connector = connector;
-    this.backoffMs = HdfsKeys.positiveMs(conf, HdfsKeys.SPS_RESTART_BACKOFF_MS,
-      HdfsKeys.SPS_RESTART_BACKOFF_MS_DEFAULT);
-    this.backoffMaxMs = Math.max(backoffMs, HdfsKeys.positiveMs(conf,
-      HdfsKeys.SPS_RESTART_BACKOFF_MAX_MS, HdfsKeys.SPS_RESTART_BACKOFF_MAX_MS_DEFAULT));
+    this.backoffMs = HdfsKeys.spsRestartBackoffMs(conf);
+    this.backoffMaxMs = HdfsKeys.spsRestartBackoffMaxMs(conf);
     this.nextBackoffMs = backoffMs;
     this.threadName = "StoragePolicySatisfier-" + nameNode.getAuthority();
     this.sps = new Supervised(conf);

@@ -2,7 +2,10 @@ package io.strata.hdfs.tiermover;
 
 import io.strata.metrics.Percentiles;
 
-/** The most recent lags (ms), for percentiles that follow the current behaviour. */
+/**
+ * The most recent lags (ms), for percentiles that follow the current behaviour. Thread-safe:
+ * adding and taking a snapshot synchronize on the instance.
+ */
 public final class LagSamples {
   private static final int CAPACITY = 100_000;
   private final long[] ring = new long[CAPACITY];
@@ -21,17 +24,6 @@ public final class LagSamples {
   }
 
   /** Count, p50 and p99 of the recent samples, and the maximum ever seen. */
-  public static final class Snapshot {
-    public final long count;
-    public final long p50;
-    public final long p99;
-    public final long max;
-
-    Snapshot(long count, long p50, long p99, long max) {
-      this.count = count;
-      this.p50 = p50;
-      this.p99 = p99;
-      this.max = max;
-    }
+  public record Snapshot(long count, long p50, long p99, long max) {
   }
 }

@@ -117,7 +117,7 @@ public final class TierMoverTool {
   }
 
   private static void report(TierMover mover, PrintStream out, File json) throws IOException {
-    TierMover.Status s = mover.status();
+    TierMoverStatus s = mover.status();
     out.println(s);
     if (json != null) {
       ObjectNode doc = s.toJson();

@@ -22,7 +22,7 @@ import org.junit.Test;
 public class TierMoverLogicTest {
 
   /** Batches, or a gap, in the order a NameNode's inotify stream would hand them out. */
-  private static final class Scripted implements TierMover.EventSource {
+  private static final class Scripted implements RenameFollower.EventSource {
     private final Deque<Object> script = new ArrayDeque<>();
 
     Scripted batch(long txid) {
@@ -61,14 +61,14 @@ public class TierMoverLogicTest {
     Scripted s = new Scripted().batch(10).batch(11).batch(12).gap(13, 20).batch(20);
     List<Long> taken = new ArrayList<>();
     List<MissingEventsException> gaps = new ArrayList<>();
-    int n = TierMover.readRound(s, 1_000, () -> true, b -> taken.add(b.getTxid()), gaps::add);
+    int n = RenameFollower.readRound(s, 1_000, () -> true, b -> taken.add(b.getTxid()), gaps::add);
     assertEquals(3, n);
     assertEquals(List.of(10L, 11L, 12L), taken);
     assertEquals(1, gaps.size());
     assertEquals(13, gaps.get(0).getExpectedTxid());
     assertEquals(20, gaps.get(0).getActualTxid());
     // The stream goes on after the gap.
-    TierMover.readRound(s, 1_000, () -> true, b -> taken.add(b.getTxid()), gaps::add);
+    RenameFollower.readRound(s, 1_000, () -> true, b -> taken.add(b.getTxid()), gaps::add);
     assertEquals(List.of(10L, 11L, 12L, 20L), taken);
   }
 
@@ -76,11 +76,12 @@ public class TierMoverLogicTest {
   public void aRoundStopsWhenTheQueueIsFull() throws Exception {
     Scripted s = new Scripted().batch(1).batch(2).batch(3);
     List<Long> taken = new ArrayList<>();
-    TierMover.readRound(s, 1_000, () -> taken.size() < 2, b -> taken.add(b.getTxid()), g -> { });
+    RenameFollower.readRound(s, 1_000, () -> taken.size() < 2, b -> taken.add(b.getTxid()),
+      g -> { });
     assertEquals(List.of(1L, 2L), taken);
   }
 
-  private static List<String> frames(Deque<TierMover.Frame> frames) {
+  private static List<String> frames(Deque<PendingChecks.Frame> frames) {
     List<String> out = new ArrayList<>();
     frames.descendingIterator().forEachRemaining(f -> out.add(f.dir + "@"
       + new String(f.after, StandardCharsets.UTF_8)));
@@ -89,12 +90,12 @@ public class TierMoverLogicTest {
 
   @Test
   public void aListingResumesAfterItsCursor() {
-    assertEquals(List.of("/ssd/d@"), frames(TierMover.framesAt("/ssd/d", null)));
+    assertEquals(List.of("/ssd/d@"), frames(PendingChecks.framesAt("/ssd/d", null)));
     assertEquals(List.of("/ssd/d@sub1", "/ssd/d/sub1@x", "/ssd/d/sub1/x@f7"),
-      frames(TierMover.framesAt("/ssd/d", "/ssd/d/sub1/x/f7")));
-    assertEquals(List.of("/ssd/d@f"), frames(TierMover.framesAt("/ssd/d", "/ssd/d/f")));
+      frames(PendingChecks.framesAt("/ssd/d", "/ssd/d/sub1/x/f7")));
+    assertEquals(List.of("/ssd/d@f"), frames(PendingChecks.framesAt("/ssd/d", "/ssd/d/f")));
     // A cursor outside the directory (it was renamed since) starts the listing over.
-    assertEquals(List.of("/ssd/d@"), frames(TierMover.framesAt("/ssd/d", "/other/f")));
+    assertEquals(List.of("/ssd/d@"), frames(PendingChecks.framesAt("/ssd/d", "/other/f")));
   }
 
   @Test

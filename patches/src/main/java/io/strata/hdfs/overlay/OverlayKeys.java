@@ -2,7 +2,7 @@ package io.strata.hdfs.overlay;
 
 /**
  * Configuration keys read by the patched Hadoop classes of the overlay, with their defaults. Each
- * is listed in the README's configuration table.
+ * is listed in docs/configuration.md.
  */
 public final class OverlayKeys {
   private OverlayKeys() {

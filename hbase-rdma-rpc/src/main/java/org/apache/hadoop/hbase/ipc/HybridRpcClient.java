@@ -1,7 +1,7 @@
 package org.apache.hadoop.hbase.ipc;
 
 import io.strata.hbase.rdma.PollerSlots;
-import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaTransports;
 import io.strata.hbase.rdma.RpcProtection;
 import io.strata.rdma.transport.RdmaTransport;
@@ -9,9 +9,7 @@ import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +41,6 @@ import org.slf4j.LoggerFactory;
  */
 public class HybridRpcClient extends NettyRpcClient {
   private static final Logger LOG = LoggerFactory.getLogger(HybridRpcClient.class);
-  static final List<String> ROUTABLE = Arrays.asList("Get", "Mutate", "Multi", "Scan");
 
   private final Set<String> routed;
   private final long retryMs;
@@ -54,7 +51,7 @@ public class HybridRpcClient extends NettyRpcClient {
   private boolean transportTried;
   private volatile RdmaTransport transport;
   private volatile ExecutorService connector;
-  private final Set<RdmaClientEndpoint> endpoints = ConcurrentHashMap.newKeySet();
+  private final Set<HybridClientReceiver> endpoints = ConcurrentHashMap.newKeySet();
 
   public HybridRpcClient(Configuration conf, String clusterId, SocketAddress localAddress,
     MetricsConnection metrics) {
@@ -70,15 +67,10 @@ public class HybridRpcClient extends NettyRpcClient {
         + "socket", unprotected);
     }
     this.routed = unprotected == null ? routedMethods(conf) : Collections.emptySet();
-    this.retryMs = conf.getLong(RdmaKeys.RETRY_MS, RdmaKeys.RETRY_MS_DEFAULT);
-    this.connectTimeoutMs =
-      conf.getLong(RdmaKeys.CONNECT_TIMEOUT_MS, RdmaKeys.CONNECT_TIMEOUT_MS_DEFAULT);
-    long pollUs = conf.getLong(RdmaKeys.CLIENT_POLL_US, RdmaKeys.CLIENT_POLL_US_DEFAULT);
-    int maxPollers = conf.getInt(RdmaKeys.CLIENT_POLLERS, RdmaKeys.CLIENT_POLLERS_DEFAULT);
-    if (pollUs < 0 || maxPollers < 0) {
-      throw new IllegalArgumentException(RdmaKeys.CLIENT_POLL_US + "=" + pollUs + " and "
-        + RdmaKeys.CLIENT_POLLERS + "=" + maxPollers + " must not be negative");
-    }
+    this.retryMs = HybridRpcKeys.Client.retryMs(conf);
+    this.connectTimeoutMs = HybridRpcKeys.Client.connectTimeoutMs(conf);
+    long pollUs = HybridRpcKeys.Client.pollUs(conf);
+    int maxPollers = HybridRpcKeys.Client.pollers(conf);
     this.pollNanos = TimeUnit.MICROSECONDS.toNanos(pollUs);
     this.pollers = new PollerSlots(maxPollers > 0 ? maxPollers
       : Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
@@ -103,27 +95,14 @@ public class HybridRpcClient extends NettyRpcClient {
   }
 
   static Set<String> routedMethods(Configuration conf) {
-    Set<String> methods = new LinkedHashSet<>();
-    String value = conf.get(RdmaKeys.ROUTED_METHODS, RdmaKeys.ROUTED_METHODS_DEFAULT);
-    for (String m : value.split(",")) {
-      m = m.trim();
-      if (m.isEmpty()) {
-        continue;
-      }
-      if (!ROUTABLE.contains(m)) {
-        throw new IllegalArgumentException(RdmaKeys.ROUTED_METHODS + " names '" + m
-          + "'; the routable ClientService methods are " + ROUTABLE);
-      }
-      methods.add(m);
-    }
-    return Collections.unmodifiableSet(methods);
+    return HybridRpcKeys.Client.routedMethods(conf);
   }
 
   @Override
   protected NettyRpcConnection createConnection(ConnectionId remoteId) throws IOException {
     if (!routed.isEmpty()
       && ClientService.getDescriptor().getName().equals(remoteId.getServiceName())) {
-      return new HybridRpcConnection(this, remoteId);
+      return new HybridClientConnection(this, remoteId);
     }
     return super.createConnection(remoteId);
   }
@@ -166,18 +145,18 @@ public class HybridRpcClient extends NettyRpcClient {
     }
   }
 
-  void endpointUp(RdmaClientEndpoint e) {
+  void endpointUp(HybridClientReceiver e) {
     endpoints.add(e);
   }
 
-  void endpointDown(RdmaClientEndpoint e) {
+  void endpointDown(HybridClientReceiver e) {
     endpoints.remove(e);
   }
 
   /** Message and byte counters of this client's endpoints connected now. */
   public List<TransportCounters> endpointCounters() {
     List<TransportCounters> counters = new ArrayList<>();
-    for (RdmaClientEndpoint e : endpoints) {
+    for (HybridClientReceiver e : endpoints) {
       TransportCounters tc = e.counters();
       if (tc != null) {
         counters.add(tc);

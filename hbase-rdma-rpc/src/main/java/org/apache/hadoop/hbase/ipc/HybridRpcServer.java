@@ -4,7 +4,7 @@ import io.strata.hbase.rdma.EndpointOffer;
 import io.strata.hbase.rdma.EndpointRefusedException;
 import io.strata.hbase.rdma.EndpointTokens;
 import io.strata.hbase.rdma.RateLimitedLog;
-import io.strata.hbase.rdma.RdmaKeys;
+import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.hbase.rdma.RdmaTransports;
 import io.strata.hbase.rdma.RpcProtection;
@@ -59,7 +59,7 @@ public class HybridRpcServer extends NettyRpcServer {
   private final BlockingService clientService;
   private final RdmaTransport transport;
   private final EndpointTokens<Grant> tokens;
-  private final Set<RdmaServerRpcConnection> connections = ConcurrentHashMap.newKeySet();
+  private final Set<HybridServerConnection> connections = ConcurrentHashMap.newKeySet();
   private final InetAddress rpcBindAddress;
   private final String rdmaBindAddress;
   private final int rdmaPort;
@@ -77,15 +77,13 @@ public class HybridRpcServer extends NettyRpcServer {
     boolean reservoirEnabled) throws IOException {
     super(server, name, services, bindAddress, conf, scheduler, reservoirEnabled);
     this.clientService = getService(services, ClientService.getDescriptor().getName());
-    this.tokens = new EndpointTokens<>(
-      conf.getLong(RdmaKeys.TOKEN_TTL_MS, RdmaKeys.TOKEN_TTL_MS_DEFAULT),
+    this.tokens = new EndpointTokens<>(HybridRpcKeys.Server.tokenTtlMs(conf),
       EnvironmentEdgeManager::currentTime);
     this.rpcBindAddress = bindAddress.getAddress();
-    this.rdmaBindAddress =
-      conf.get(RdmaKeys.BIND_ADDRESS, RdmaKeys.BIND_ADDRESS_DEFAULT).trim();
-    this.rdmaPort = conf.getInt(RdmaKeys.PORT, RdmaKeys.PORT_DEFAULT);
-    this.maxEndpoints = RdmaKeys.serverMaxEndpoints(conf);
-    this.maxEndpointsPerUser = RdmaKeys.serverMaxEndpointsPerUser(conf);
+    this.rdmaBindAddress = HybridRpcKeys.Server.bindAddress(conf);
+    this.rdmaPort = HybridRpcKeys.Server.port(conf);
+    this.maxEndpoints = HybridRpcKeys.Server.maxEndpoints(conf);
+    this.maxEndpointsPerUser = HybridRpcKeys.Server.maxEndpointsPerUser(conf);
     RdmaRpcMetrics.register();
     String unprotected = RpcProtection.whyNoEndpoint(conf, true);
     // Masters and servers without ClientService have no Get/Put to serve over RDMA.
@@ -107,9 +105,10 @@ public class HybridRpcServer extends NettyRpcServer {
       return;
     }
     String where = rdmaBindAddress.isEmpty() ? "the RPC bind address " + rpcBindAddress
-      : RdmaKeys.BIND_ADDRESS + "=" + rdmaBindAddress;
+      : HybridRpcKeys.Server.BIND_ADDRESS + "=" + rdmaBindAddress;
     try {
-      listener = RdmaKeys.BIND_ADDRESS_AUTO.equalsIgnoreCase(rdmaBindAddress) ? listenAuto()
+      listener = HybridRpcKeys.Server.BIND_ADDRESS_AUTO.equalsIgnoreCase(rdmaBindAddress)
+        ? listenAuto()
         : transport.listen(new InetSocketAddress(rdmaBindAddress.isEmpty() ? rpcBindAddress
           : InetAddress.getByName(rdmaBindAddress), rdmaPort), new Acceptor());
       LOG.info("RDMA endpoint ({} transport) for ClientService listening on {} ({})",
@@ -117,7 +116,7 @@ public class HybridRpcServer extends NettyRpcServer {
     } catch (IOException | RuntimeException e) {
       LOG.warn("RDMA endpoint ({} transport) cannot listen on {} ({}): sockets only; set {} to "
         + "an address of the RDMA device's interface, or auto", transport.name(), where,
-        e.toString(), RdmaKeys.BIND_ADDRESS);
+        e.toString(), HybridRpcKeys.Server.BIND_ADDRESS);
       closeTransport();
     }
   }
@@ -156,7 +155,7 @@ public class HybridRpcServer extends NettyRpcServer {
     if (l != null) {
       l.close();
     }
-    for (RdmaServerRpcConnection c : new ArrayList<>(connections)) {
+    for (HybridServerConnection c : new ArrayList<>(connections)) {
       c.close();
     }
     if (transport != null) {
@@ -182,7 +181,7 @@ public class HybridRpcServer extends NettyRpcServer {
    */
   public int closeRdmaConnections() {
     int n = 0;
-    for (RdmaServerRpcConnection c : new ArrayList<>(connections)) {
+    for (HybridServerConnection c : new ArrayList<>(connections)) {
       c.close();
       n++;
     }
@@ -192,7 +191,7 @@ public class HybridRpcServer extends NettyRpcServer {
   /** Message and byte counters of the endpoints connected now that have carried a call. */
   public List<TransportCounters> rdmaConnectionCounters() {
     List<TransportCounters> counters = new ArrayList<>();
-    for (RdmaServerRpcConnection c : connections) {
+    for (HybridServerConnection c : connections) {
       TransportCounters tc = c.counters();
       if (tc != null) {
         counters.add(tc);
@@ -224,7 +223,7 @@ public class HybridRpcServer extends NettyRpcServer {
     RdmaListener l = listener;
     if (l == null) {
       throw new org.apache.hadoop.hbase.exceptions.UnknownProtocolException(
-        "No RDMA endpoint on this server (" + RdmaKeys.TRANSPORT + " off or unavailable)");
+        "No RDMA endpoint on this server (" + HybridRpcKeys.TRANSPORT + " off or unavailable)");
     }
     User user = call.getRequestUser().orElse(null);
     if (user == null) {
@@ -253,17 +252,17 @@ public class HybridRpcServer extends NettyRpcServer {
       String refused = null;
       if (total >= maxEndpoints) {
         refused = "RegionServer has " + total + " RDMA endpoints (connected or offered), its cap ("
-          + RdmaKeys.SERVER_MAX_ENDPOINTS + "=" + maxEndpoints + ")";
+          + HybridRpcKeys.Server.MAX_ENDPOINTS + "=" + maxEndpoints + ")";
       } else {
         int mine = tokens.outstanding(g -> g.user.getName().equals(name));
-        for (RdmaServerRpcConnection c : connections) {
+        for (HybridServerConnection c : connections) {
           if (name.equals(c.userName())) {
             mine++;
           }
         }
         if (mine >= maxEndpointsPerUser) {
           refused = "user " + name + " has " + mine + " RDMA endpoints (connected or offered) on "
-            + "this RegionServer, the cap (" + RdmaKeys.SERVER_MAX_ENDPOINTS_PER_USER + "="
+            + "this RegionServer, the cap (" + HybridRpcKeys.Server.MAX_ENDPOINTS_PER_USER + "="
             + maxEndpointsPerUser + ")";
         }
       }
@@ -291,7 +290,7 @@ public class HybridRpcServer extends NettyRpcServer {
     return getListenerAddress().getHostString();
   }
 
-  void removed(RdmaServerRpcConnection connection) {
+  void removed(HybridServerConnection connection) {
     connections.remove(connection);
   }
 
@@ -362,13 +361,13 @@ public class HybridRpcServer extends NettyRpcServer {
         if (held >= 0) {
           LOG.warn("Refused an RDMA connection request from {}: no valid endpoint token (a client "
             + "must get one over an authenticated socket connection; tokens are single-use and "
-            + "expire after {}){}", peer, RdmaKeys.TOKEN_TTL_MS,
+            + "expire after {}){}", peer, HybridRpcKeys.Server.TOKEN_TTL_MS,
             held > 0 ? " (" + held + " more refused since the last such line)" : "");
         }
         return null;
       }
       try {
-        RdmaServerRpcConnection c = new RdmaServerRpcConnection(HybridRpcServer.this, grant, peer);
+        HybridServerConnection c = new HybridServerConnection(HybridRpcServer.this, grant, peer);
         connections.add(c);
         RdmaRpcMetrics.counter("server.endpoints.accepted").increment();
         return c;

@@ -18,10 +18,13 @@ import org.apache.hbase.thirdparty.com.google.protobuf.ServiceException;
 /**
  * The blocking channel behind HBase's {@code Table}: a call sent over an RDMA endpoint is waited
  * for by polling for up to {@code strata.rdma.client.poll.us} before the caller parks, so that an
- * answer arriving meanwhile needs no thread wake-up — the seed's polled completion on the caller's
- * side. A method whose calls typically take longer than that (a Put waiting for its WAL sync) is
- * not polled for: the core is left to the threads doing the work. Calls sent over sockets, and
- * callers beyond {@code strata.rdma.client.pollers}, park at once, as with HBase's own channel.
+ * answer arriving meanwhile needs no thread wake-up — the polled completion on the caller's side
+ * of the RDMA HBase paper (Huang et al., "High-Performance Design of HBase with RDMA over
+ * InfiniBand", IPDPS 2012). A method whose calls typically take longer than that (a Put waiting
+ * for its WAL sync) is not polled for: the core is left to the threads doing the work. Calls sent
+ * over sockets, and callers beyond {@code strata.rdma.client.pollers}, park at once, as with
+ * HBase's own channel. Thread-safe: each call waits on its own response; the per-method averages
+ * are updated racily on purpose.
  */
 final class PollingBlockingRpcChannel implements BlockingRpcChannel {
   private static final ThreadLocal<boolean[]> SENT_OVER_ENDPOINT =

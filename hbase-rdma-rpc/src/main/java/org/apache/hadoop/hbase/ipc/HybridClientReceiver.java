@@ -1,0 +1,289 @@
+package org.apache.hadoop.hbase.ipc;
+
+import io.strata.hbase.rdma.EndpointMessageTooLargeException;
+import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.hbase.rdma.ReadOnlyCalls;
+import io.strata.rdma.transport.RdmaEndpoint;
+import io.strata.rdma.transport.RdmaReceiver;
+import io.strata.rdma.transport.TransportCounters;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.exceptions.ConnectionClosedException;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBuf;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufAllocator;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufInputStream;
+import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufOutputStream;
+import org.apache.hbase.thirdparty.io.netty.buffer.PooledByteBufAllocator;
+import org.apache.hbase.thirdparty.io.netty.buffer.Unpooled;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.CellBlockMeta;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.RequestHeader;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's receiver of one RDMA endpoint (the server's counterpart is
+ * {@link HybridServerConnection}): writes calls as HBase requests (RequestHeader, param, cell
+ * block; one message each, no length prefix) straight from the calling thread, and reads
+ * responses on the transport's completion thread with HBase's own response reader. The
+ * completion thread only parses the headers and copies the cell block out of the receive
+ * buffer; the cells themselves are decoded lazily by whoever consumes the result, off the
+ * completion thread. Thread-safe: calls in flight are in concurrent maps.
+ */
+final class HybridClientReceiver implements RdmaReceiver {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridClientReceiver.class);
+  private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
+  private static final String TOO_LARGE = EndpointMessageTooLargeException.class.getName();
+
+  private final HybridClientConnection connection;
+  private final HybridRpcClient client;
+  private final InetSocketAddress address;
+  /** Read-only calls in flight, which go over the socket if their response is too large. */
+  private final Map<Integer, HBaseRpcController> repeatable = new ConcurrentHashMap<>();
+  /**
+   * Calls in flight. Whoever removes one (HBase's response reader, a timeout, a cancel) also
+   * forgets its controller, so that responses need no look-up of their own.
+   */
+  private final Map<Integer, Call> calls = new ConcurrentHashMap<>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Call remove(Object id) {
+      repeatable.remove(id);
+      return super.remove(id);
+    }
+  };
+  private volatile RdmaEndpoint endpoint;
+
+  HybridClientReceiver(HybridClientConnection connection, HybridRpcClient client,
+    InetSocketAddress address) {
+    this.connection = connection;
+    this.client = client;
+    this.address = address;
+  }
+
+  void connected(RdmaEndpoint endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Sends the call over the endpoint, or returns false when the endpoint did not take it (closed,
+   * the request is too large, or no credit came before the call's own timeout would leave time
+   * for nothing else): then nothing was sent and the caller uses the socket.
+   *
+   * <p>The send may wait for the server's credit, so it runs outside the controller's lock
+   * (unlike HBase's {@code notifyOnCancel(callback, action)}, whose action runs holding it): a
+   * call's timeout task — on {@code AbstractRpcClient.WHEEL_TIMER}, shared by every connection of
+   * the JVM — takes that lock to fail the call, and must never wait behind a send to a frozen
+   * server. The wait itself is bounded by the call's remaining timeout.
+   */
+  boolean trySend(Call call, HBaseRpcController hrc) {
+    RdmaEndpoint e = endpoint;
+    if (e == null || !e.isOpen()) {
+      return false;
+    }
+    // Registered first, so that a cancel from now on finds the call once it is in `calls`.
+    hrc.notifyOnCancel(cancelled -> {
+      if (calls.remove(call.id) != null) {
+        IPCUtil.setCancelled(call);
+      }
+    });
+    if (hrc.isCanceled()) {
+      IPCUtil.setCancelled(call);
+      return true;
+    }
+    try {
+      return send(e, call, hrc);
+    } catch (IOException notSent) {
+      return false;
+    }
+  }
+
+  /** Milliseconds the call may still wait for a credit: its remaining timeout, else -1. */
+  private static long remainingMs(Call call) {
+    if (call.timeout <= 0) {
+      return -1;
+    }
+    return Math.max(0, call.timeout - (EnvironmentEdgeManager.currentTime() - call.getStartTime()));
+  }
+
+  /** True when sent, or when the call ended (timed out, cancelled) while waiting for credit. */
+  private boolean send(RdmaEndpoint e, Call call, HBaseRpcController hrc) throws IOException {
+    ByteBuf cellBlock = client.cellBlockBuilder.buildCellBlock(client.codec, client.compressor,
+      call.cells, ALLOC);
+    ByteBuf head = null;
+    boolean handedOver = false;
+    try {
+      CellBlockMeta meta = cellBlock == null ? null
+        : CellBlockMeta.newBuilder().setLength(cellBlock.readableBytes()).build();
+      RequestHeader header = IPCUtil.buildRequestHeader(call, meta);
+      int headSize = IPCUtil.getTotalSizeWhenWrittenDelimited(header, call.param);
+      int total = headSize + (cellBlock == null ? 0 : cellBlock.readableBytes());
+      if (total > e.maxMessageSize()) {
+        // the smaller of both sides' limits: such a request goes over the socket
+        throw new IOException("request too large for the endpoint");
+      }
+      head = ALLOC.heapBuffer(headSize);
+      try (ByteBufOutputStream out = new ByteBufOutputStream(head)) {
+        header.writeDelimitedTo(out);
+        if (call.param != null) {
+          call.param.writeDelimitedTo(out);
+        }
+      }
+      ByteBuffer[] parts = cellBlock == null ? new ByteBuffer[] { head.nioBuffer() }
+        : new ByteBuffer[] { head.nioBuffer(), cellBlock.nioBuffer() };
+      calls.put(call.id, call);
+      if (ReadOnlyCalls.isReadOnly(call.md.getName(), call.param)) {
+        repeatable.put(call.id, hrc);
+      }
+      connection.scheduleTimeout(call);
+      if (hrc.isCanceled() && calls.remove(call.id) != null) {
+        IPCUtil.setCancelled(call); // cancelled between registration and now
+        if (call.timeoutTask != null) {
+          call.timeoutTask.cancel();
+        }
+        handedOver = true;
+        return true;
+      }
+      boolean sent;
+      try {
+        sent = e.send(parts, remainingMs(call));
+      } catch (IOException notSent) {
+        calls.remove(call.id);
+        if (call.timeoutTask != null) {
+          call.timeoutTask.cancel();
+        }
+        throw notSent;
+      }
+      if (!sent) {
+        // No credit within the call's timeout: the server is frozen or partitioned. The call
+        // timed out (as over a socket whose server stopped reading) unless the timeout task
+        // already said so; nothing was sent.
+        handedOver = true;
+        if (calls.remove(call.id) != null && !call.isDone()) {
+          if (call.timeoutTask != null) {
+            call.timeoutTask.cancel();
+          }
+          call.setTimeout(new CallTimeoutException(call.toShortString() + ", rpcTimeout="
+            + call.timeout + ": no credit from the RDMA endpoint to " + address
+            + " within the call's timeout; not sent"));
+        }
+        return true;
+      }
+      handedOver = true;
+      call.callStats.setRequestSizeBytes(total);
+      return true;
+    } finally {
+      if (!handedOver && cellBlock != null) {
+        // Encoding consumed the call's cells; the socket path that takes the call over needs
+        // them again.
+        byte[] cells = new byte[cellBlock.readableBytes()];
+        cellBlock.getBytes(cellBlock.readerIndex(), cells);
+        call.cells = client.cellBlockBuilder.createCellScanner(client.codec, client.compressor,
+          cells);
+      }
+      if (head != null) {
+        head.release();
+      }
+      if (cellBlock != null) {
+        cellBlock.release();
+      }
+    }
+  }
+
+  boolean isOpen() {
+    RdmaEndpoint e = endpoint;
+    return e != null && e.isOpen();
+  }
+
+  TransportCounters counters() {
+    RdmaEndpoint e = endpoint;
+    return e == null ? null : e.counters();
+  }
+
+  void forget(Call call) {
+    calls.remove(call.id);
+  }
+
+  @Override
+  public void onMessage(RdmaEndpoint from, ByteBuffer message) {
+    if (message.remaining() >= Integer.BYTES
+      && message.getInt(message.position()) == HybridServerCall.TOO_LARGE_MARKER) {
+      message = message.duplicate().position(message.position() + Integer.BYTES);
+      if (resentOverSocket(message)) {
+        return;
+      }
+    }
+    try {
+      connection.readResponse(new ByteBufInputStream(Unpooled.wrappedBuffer(message)), calls,
+        null, remoteError -> failAll(remoteError));
+    } catch (IOException e) {
+      // The message was a whole frame: one bad response does not break the endpoint.
+      LOG.warn("Failed to process a response from {}",
+        address, e);
+    }
+  }
+
+  @Override
+  public void onClose(RdmaEndpoint from, IOException cause) {
+    failAll(new ConnectionClosedException("RDMA endpoint to " + address + " closed"
+      + (cause == null ? "" : ": " + cause.getMessage())));
+    connection.endpointClosed(this, cause);
+  }
+
+  /**
+   * Whether the message (one the server marked as replaced for its size) answers a read-only call
+   * with {@link EndpointMessageTooLargeException}; such a call is sent again over the socket,
+   * where its response has no size limit. The call keeps its id, its caller and its controller
+   * (cancellation), and gets the socket's timeout.
+   */
+  private boolean resentOverSocket(ByteBuffer message) {
+    ResponseHeader header;
+    try (ByteBufInputStream in =
+      new ByteBufInputStream(Unpooled.wrappedBuffer(message.duplicate()))) {
+      in.readInt();
+      header = ResponseHeader.parseDelimitedFrom(in);
+    } catch (IOException | RuntimeException e) {
+      return false; // readResponse reports it
+    }
+    HBaseRpcController hrc = repeatable.get(header.getCallId());
+    if (hrc == null || !header.hasException() || !TOO_LARGE.equals(
+      header.getException().getExceptionClassName())) {
+      return false;
+    }
+    Call call = calls.remove(header.getCallId());
+    if (call == null) {
+      return true; // timed out or cancelled meanwhile
+    }
+    if (call.timeoutTask != null) {
+      call.timeoutTask.cancel();
+    }
+    RdmaRpcMetrics.counter("client.resent.response.too.large").increment();
+    LOG.debug("Response to {} too large for the RDMA endpoint to {}: re-sent over the socket",
+      call.toShortString(), address);
+    connection.sendOverSocket(call, hrc);
+    return true;
+  }
+
+  private void failAll(IOException error) {
+    for (Integer id : new ArrayList<>(calls.keySet())) {
+      Call c = calls.remove(id);
+      if (c != null) {
+        RdmaRpcMetrics.counter("client.failed.after.send").increment();
+        c.setException(error);
+      }
+    }
+  }
+
+  void close() {
+    RdmaEndpoint e = endpoint;
+    if (e != null) {
+      e.close();
+    }
+  }
+}
