@@ -1,0 +1,107 @@
+# Sourced by the scripts in bin/: where the distribution is, which Java, and the class paths.
+#
+# Environment an operator may set:
+#   JAVA_HOME            the JDK (17 or newer); else java on PATH
+#   STRATA_CONF_DIR      a directory with the cluster's hbase-site.xml / core-site.xml /
+#                        hdfs-site.xml (else HBASE_CONF_DIR and HADOOP_CONF_DIR are used)
+#   STRATA_UPSTREAM_CP   the class path of an existing HBase/Hadoop install to run on instead of
+#                        lib/upstream (e.g. "$(hbase classpath)")
+#   STRATA_HEAP          heap of the tools (default 1g)
+#   STRATA_LOG_DIR, STRATA_PID_DIR   where daemons started by bin/ log and keep pids
+#                        (default: $STRATA_HOME/logs, $STRATA_HOME/run)
+
+STRATA_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export STRATA_HOME
+
+if [ -n "${JAVA_HOME:-}" ]; then JAVA="$JAVA_HOME/bin/java"; else JAVA="$(command -v java || true)"; fi
+if [ -z "$JAVA" ] || ! "$JAVA" -version >/dev/null 2>&1; then
+  echo "strata: no Java found: set JAVA_HOME to a JDK 17 or newer" >&2; exit 1
+fi
+
+STRATA_JVM_OPTS="$(cat "$STRATA_HOME/conf/jvm.options")"
+STRATA_LOG_DIR="${STRATA_LOG_DIR:-$STRATA_HOME/logs}"
+STRATA_PID_DIR="${STRATA_PID_DIR:-$STRATA_HOME/run}"
+
+# The configuration directories go first, so their site files are the ones Hadoop and HBase read.
+strata_conf_cp() {
+  local cp=""
+  for d in "${STRATA_CONF_DIR:-}" "${HBASE_CONF_DIR:-}" "${HADOOP_CONF_DIR:-}"; do
+    [ -n "$d" ] && cp="$cp${cp:+:}$d"
+  done
+  printf '%s' "$cp"
+}
+
+strata_upstream_cp() {
+  printf '%s' "${STRATA_UPSTREAM_CP:-$STRATA_HOME/lib/upstream/*:$STRATA_HOME/lib/webapps}"
+}
+
+# HBase side (master, RegionServers, HBase tools): Strata's HBase jars, then upstream.
+STRATA_HBASE_CP="$STRATA_HOME/lib/hbase/*"
+# HDFS side (NameNode, DataNodes, satisfier, movers): the overlay BEFORE hadoop-hdfs, then
+# Strata's HDFS jars, then upstream.
+STRATA_HDFS_CP="$STRATA_HOME/lib/hdfs-overlay/*:$STRATA_HOME/lib/hdfs/*"
+
+# Runs a Java main class in the foreground (exec): strata_run SIDE MAIN ARGS...
+strata_run() {
+  local side="$1" main="$2"; shift 2
+  local cp
+  case "$side" in
+    hbase) cp="$STRATA_HDFS_CP:$STRATA_HBASE_CP" ;;
+    hdfs) cp="$STRATA_HDFS_CP" ;;
+    *) echo "strata: unknown side $side" >&2; exit 2 ;;
+  esac
+  local conf
+  conf="$(strata_conf_cp)"
+  # shellcheck disable=SC2086
+  exec "$JAVA" -Xmx"${STRATA_HEAP:-1g}" $STRATA_JVM_OPTS \
+    -Djava.library.path="$STRATA_HOME/lib/native" \
+    -cp "${conf:+$conf:}$cp:$(strata_upstream_cp)" "$main" "$@"
+}
+
+# Daemon control for a main class: strata_daemon NAME SIDE MAIN start|stop|status|run ARGS...
+strata_daemon() {
+  local name="$1" side="$2" main="$3" action="${4:-}"; shift 4 || shift $#
+  local pid_file="$STRATA_PID_DIR/$name.pid" log_file="$STRATA_LOG_DIR/$name.log"
+  case "$action" in
+    start)
+      mkdir -p "$STRATA_PID_DIR" "$STRATA_LOG_DIR"
+      if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+        echo "$name is already running, pid $(cat "$pid_file")"; return 0
+      fi
+      nohup "$0" run "$@" >>"$log_file" 2>&1 </dev/null &
+      echo $! >"$pid_file"
+      sleep 2
+      if kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+        echo "$name started, pid $(cat "$pid_file"), log $log_file"
+      else
+        echo "$name failed to start; last lines of $log_file:" >&2
+        tail -20 "$log_file" >&2; rm -f "$pid_file"; return 1
+      fi ;;
+    stop)
+      if [ ! -f "$pid_file" ]; then echo "$name is not running (no $pid_file)"; return 0; fi
+      local pid; pid="$(cat "$pid_file")"
+      if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid"
+        for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+        if kill -0 "$pid" 2>/dev/null; then
+          echo "$name (pid $pid) did not stop within 30 s of TERM: killing it" >&2; kill -9 "$pid"
+        fi
+        echo "$name stopped (pid $pid)"
+      else
+        echo "$name was not running (stale pid $pid)"
+      fi
+      rm -f "$pid_file" ;;
+    status)
+      if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+        echo "$name is running, pid $(cat "$pid_file"), log $log_file"
+      else
+        echo "$name is not running"; return 3
+      fi ;;
+    run)
+      strata_run "$side" "$main" "$@" ;;
+    *)
+      echo "usage: $(basename "$0") start|stop|status|run [options] (run: in the foreground;" \
+        "$(basename "$0") run --help for the options)" >&2
+      return 2 ;;
+  esac
+}

@@ -1,0 +1,239 @@
+package io.strata.distribution;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.FixMethodOrder;
+import org.junit.Test;
+import org.junit.runners.MethodSorters;
+
+/**
+ * The distribution end to end: the tarball the build made is unpacked into an empty directory and
+ * the multi-process cluster is started from the unpacked tree alone ({@code bin/strata-cluster});
+ * a client in this JVM loads rows, flips a family's flush policy, flushes and compacts; the
+ * tarball's own {@code bin/placement} (another JVM) reports every kind of file on its tier; and
+ * {@code down} leaves no daemon behind.
+ */
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
+public class DistributionClusterIT {
+  private static final int BASE_PORT = 27000;
+  private static final TableName TABLE = TableName.valueOf("usertable");
+  private static final byte[] FAMILY = Bytes.toBytes("d");
+
+  private static File home;
+  private static File clusterDir;
+  private static JsonNode status;
+
+  @BeforeClass
+  public static void unpackAndStart() throws Exception {
+    File tarball = new File(System.getProperty("strata.dist.tarball"));
+    assertTrue("no distribution at " + tarball + ": run the package phase", tarball.isFile());
+    File work = new File("target/it-work").getAbsoluteFile();
+    run(new File("."), 60, "rm", "-rf", work.getPath());
+    File unpacked = new File(work, "unpacked");
+    assertTrue(unpacked.mkdirs());
+    run(unpacked, 120, "tar", "xzf", tarball.getAbsolutePath());
+    File[] top = unpacked.listFiles();
+    assertEquals("one top directory in the tarball", 1, top.length);
+    home = top[0];
+    clusterDir = new File(work, "cluster");
+    run(home, 600, "bin/strata-cluster", "up", "--dir", clusterDir.getPath(), "--base-port",
+      Integer.toString(BASE_PORT), "--heap", "512");
+    File json = new File(work, "status.json");
+    run(home, 60, "bin/strata-cluster", "status", "--dir", clusterDir.getPath(), "--json",
+      json.getPath());
+    status = new ObjectMapper().readTree(json);
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (home != null && !stopped) {
+      run(home, 300, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
+    }
+  }
+
+  private static boolean stopped;
+
+  @Test
+  public void a_everyDaemonIsItsOwnProcess() {
+    Set<Long> pids = new HashSet<>();
+    List<String> roles = new ArrayList<>();
+    for (JsonNode d : status.get("daemons")) {
+      assertTrue(d + " alive", d.get("alive").asBoolean());
+      assertTrue(d + ": a pid of its own", pids.add(d.get("pid").asLong()));
+      assertTrue(ProcessHandle.of(d.get("pid").asLong()).isPresent());
+      roles.add(d.get("role").asText());
+    }
+    assertEquals(List.of("zookeeper", "namenode", "datanode", "datanode", "datanode", "satisfier",
+      "tier-mover", "master", "regionserver", "regionserver"), roles);
+    assertEquals("127.0.0.1:" + BASE_PORT, status.get("zk").asText());
+    assertEquals("hdfs://127.0.0.1:" + (BASE_PORT + 1), status.get("hdfs").asText());
+  }
+
+  @Test
+  public void b_everyKindOfFileOnItsTier() throws Exception {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set(HConstants.ZOOKEEPER_QUORUM, "127.0.0.1");
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, BASE_PORT);
+    try (Connection c = ConnectionFactory.createConnection(conf); Admin admin = c.getAdmin()) {
+      admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+      try (Table t = c.getTable(TABLE)) {
+        load(t, 0, 4000);
+        admin.flush(TABLE);
+        load(t, 4000, 8000);
+        admin.flush(TABLE);
+        // Two flushed files compacted into one; the two are archived.
+        admin.majorCompact(TABLE);
+        waitUntil(120, "the major compaction", () -> admin.getCompactionState(TABLE)
+          == org.apache.hadoop.hbase.client.CompactionState.NONE && storeFiles(admin) == 1);
+        // The family's flush policy flipped as an operator does with alter.
+        ColumnFamilyDescriptor flipped = ColumnFamilyDescriptorBuilder
+          .newBuilder(admin.getDescriptor(TABLE).getColumnFamily(FAMILY))
+          .setConfiguration("strata.flush.storage.policy", "ONE_SSD").build();
+        admin.modifyColumnFamily(TABLE, flipped);
+        load(t, 8000, 12000);
+        admin.flush(TABLE);
+        assertEquals(11999L, Bytes.toLong(t.get(new Get(row(11999))).getValue(FAMILY,
+          Bytes.toBytes("n"))));
+      }
+    }
+    // The tarball's own tool, in its own JVM, against the cluster's configuration.
+    File report = new File("target/it-work/placement.json").getAbsoluteFile();
+    JsonNode[] last = new JsonNode[1];
+    waitUntil(180, "archived files on ARCHIVE and every kind on its tier", () -> {
+      run(home, 120, List.of("STRATA_CONF_DIR=" + new File(clusterDir, "conf")), "bin/placement",
+        "--json", report.getPath());
+      JsonNode k = new ObjectMapper().readTree(report).get("kinds");
+      last[0] = k;
+      return only(k.get("wal"), "NVDIMM") && only(k.get("archived"), "ARCHIVE")
+        && only(k.get("compacted"), "SSD") && share(k.get("flushed"), "SSD") > 0.3
+        && share(k.get("flushed"), "SSD") < 0.4 && share(k.get("flushed"), "DISK") > 0.6;
+    });
+    assertTrue(last[0].toString(), last[0].get("archived").get("files").asLong() >= 2);
+    assertEquals(last[0].toString(), 1, last[0].get("flushed").get("files").asLong());
+  }
+
+  @Test
+  public void c_downLeavesNoDaemonBehind() throws Exception {
+    run(home, 300, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
+    stopped = true;
+    for (JsonNode d : status.get("daemons")) {
+      assertFalse(d + " still running after down",
+        ProcessHandle.of(d.get("pid").asLong()).map(ProcessHandle::isAlive).orElse(false));
+    }
+    // down again: nothing to stop, no error
+    run(home, 60, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
+  }
+
+  private static int storeFiles(Admin admin) throws IOException {
+    int n = 0;
+    for (var server : admin.getClusterMetrics().getLiveServerMetrics().values()) {
+      for (var region : server.getRegionMetrics().values()) {
+        if (Bytes.toString(region.getRegionName()).startsWith(TABLE.getNameAsString() + ",")) {
+          n += region.getStoreFileCount();
+        }
+      }
+    }
+    return n;
+  }
+
+  private static boolean only(JsonNode kind, String type) {
+    return kind.get("files").asLong() > 0 && share(kind, type) == 1.0;
+  }
+
+  private static double share(JsonNode kind, String type) {
+    JsonNode s = kind.get("share").get(type);
+    return s == null ? 0 : s.asDouble();
+  }
+
+  private static byte[] row(long i) {
+    return Bytes.toBytes(String.format("user%08d", i));
+  }
+
+  private static void load(Table t, long from, long to) throws IOException {
+    List<Put> batch = new ArrayList<>();
+    byte[] value = new byte[1024];
+    for (long i = from; i < to; i++) {
+      batch.add(new Put(row(i)).addColumn(FAMILY, Bytes.toBytes("v"), value)
+        .addColumn(FAMILY, Bytes.toBytes("n"), Bytes.toBytes(i)));
+      if (batch.size() == 500) {
+        t.put(batch);
+        batch.clear();
+      }
+    }
+    t.put(batch);
+  }
+
+  interface Check {
+    boolean ok() throws Exception;
+  }
+
+  private static void waitUntil(int seconds, String what, Check check) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!check.ok()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(what + " not reached within " + seconds + " s");
+      }
+      Thread.sleep(2000);
+    }
+  }
+
+  private static void run(File dir, int seconds, String... command) throws Exception {
+    run(dir, seconds, List.of(), command);
+  }
+
+  /** Runs a command to completion; its output goes to target/it-work/commands.log. */
+  private static void run(File dir, int seconds, List<String> env, String... command)
+    throws Exception {
+    File log = new File("target/it-work/commands.log").getAbsoluteFile();
+    log.getParentFile().mkdirs();
+    Files.writeString(log.toPath(), "$ " + String.join(" ", command) + "\n",
+      StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+      java.nio.file.StandardOpenOption.APPEND);
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir).redirectErrorStream(true)
+      .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+    for (String e : env) {
+      int eq = e.indexOf('=');
+      pb.environment().put(e.substring(0, eq), e.substring(eq + 1));
+    }
+    Process p = pb.start();
+    if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(String.join(" ", command) + " did not finish within " + seconds
+        + " s (output: " + log + ")");
+    }
+    if (p.exitValue() != 0) {
+      throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue()
+        + " (output: " + log + ")");
+    }
+  }
+}

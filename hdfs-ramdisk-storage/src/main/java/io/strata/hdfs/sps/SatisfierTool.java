@@ -1,0 +1,88 @@
+package io.strata.hdfs.sps;
+
+import io.strata.cli.CommandLines;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+
+/**
+ * {@code strata satisfier}: the Storage Policy Satisfier as a daemon of its own, for a NameNode
+ * running with {@code dfs.storage.policy.satisfier.mode=external}. It is
+ * {@link InProcessSatisfier} (upstream's satisfier, supervised: restarted with back-off when its
+ * thread ends, its unfinished files handed back to it) in a JVM that runs until stopped, printing
+ * its status at an interval. It takes the place of upstream's {@code hdfs --daemon start sps},
+ * whose thread stays dead after its first failure.
+ */
+public final class SatisfierTool {
+  private static final String HEADER = "Runs the Storage Policy Satisfier for a NameNode with "
+    + "dfs.storage.policy.satisfier.mode=external, restarting it when its thread ends, until "
+    + "stopped (Ctrl-C/TERM). Put the strata-hdfs-overlay jar before hadoop-hdfs on the class "
+    + "path (patches/hdfs/0003).\n\n";
+
+  private SatisfierTool() {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "hdfs", true, "NameNode URI (default: fs.defaultFS)");
+    o.addOption(null, "report-interval", true, "seconds between status lines (default 60)");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, new HdfsConfiguration(), System.out));
+  }
+
+  static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse("strata satisfier", "strata satisfier [--hdfs URI]", HEADER,
+        options(), args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    URI nameNode = cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs"))
+      : FileSystem.getDefaultUri(conf);
+    long reportMs = TimeUnit.SECONDS.toMillis(CommandLines.wholeNumber(cl, "report-interval",
+      60, 1));
+    InProcessSatisfier sps;
+    try {
+      sps = InProcessSatisfier.start(conf, nameNode);
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println("strata satisfier: cannot start for " + nameNode + ": " + e.getMessage());
+      return 1;
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      stop.countDown();
+      try {
+        closed.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "strata-satisfier-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    out.println("Storage Policy Satisfier running for " + nameNode + "; Ctrl-C stops");
+    try {
+      while (!stop.await(reportMs, TimeUnit.MILLISECONDS)) {
+        out.println(sps.status().toJson());
+      }
+    } finally {
+      try {
+        sps.close();
+      } finally {
+        closed.countDown();
+      }
+    }
+    return 0;
+  }
+}
