@@ -106,7 +106,11 @@ public final class VerbsTransport implements RdmaTransport {
     long id = state.ids.incrementAndGet();
     VerbsListener listener = new VerbsListener(state, id, acceptor);
     state.listeners.put(id, listener);
+    // Held across the native listen, as for connect: a close racing it must not free the context
+    // the listen uses.
+    state.contextLock.readLock().lock();
     try {
+      state.checkOpen();
       VerbsListener.Handle handle = new VerbsListener.Handle(NativeVerbs.listen(
           state.context.handleOrThrow(), ip.getHostAddress(), address.getPort(), 128, id));
       int port;
@@ -120,6 +124,8 @@ public final class VerbsTransport implements RdmaTransport {
     } catch (IOException | RuntimeException e) {
       state.listeners.remove(id);
       throw e;
+    } finally {
+      state.contextLock.readLock().unlock();
     }
     return listener;
   }
