@@ -1,10 +1,10 @@
 package io.strata.hdfs.sps;
 
 import io.strata.cli.CommandLines;
+import io.strata.cli.UntilStopped;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -60,29 +60,9 @@ public final class SatisfierTool {
       System.err.println("strata satisfier: cannot start for " + nameNode + ": " + e.getMessage());
       return 1;
     }
-    CountDownLatch stop = new CountDownLatch(1);
-    CountDownLatch closed = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      stop.countDown();
-      try {
-        closed.await(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "strata-satisfier-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
     out.println("Storage Policy Satisfier running for " + nameNode + "; Ctrl-C stops");
-    try {
-      while (!stop.await(reportMs, TimeUnit.MILLISECONDS)) {
-        out.println(sps.status().toJson());
-      }
-    } finally {
-      try {
-        sps.close();
-      } finally {
-        closed.countDown();
-      }
-    }
+    UntilStopped.run("strata-satisfier", reportMs, 0, () -> out.println(sps.status().toJson()),
+      sps::close);
     return 0;
   }
 }

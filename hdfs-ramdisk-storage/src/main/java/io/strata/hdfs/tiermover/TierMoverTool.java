@@ -3,13 +3,13 @@ package io.strata.hdfs.tiermover;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
+import io.strata.cli.UntilStopped;
 import io.strata.hdfs.HdfsKeys;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Paths;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -77,42 +77,13 @@ public final class TierMoverTool {
       System.err.println("strata tier-mover: cannot start on " + nameNode + ": " + e.getMessage());
       return 1;
     }
-    CountDownLatch stop = new CountDownLatch(1);
-    CountDownLatch saved = new CountDownLatch(1);
-    // On Ctrl-C/TERM the JVM ends once its hooks return: wait for the state to be saved.
-    Thread hook = new Thread(() -> {
-      stop.countDown();
-      try {
-        saved.await(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "strata-tier-mover-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
     out.println("following renames on " + nameNode + " (state " + state + "); Ctrl-C stops");
-    long start = System.currentTimeMillis();
-    try {
-      while (true) {
-        long left = durationMs > 0 ? durationMs - (System.currentTimeMillis() - start)
-          : Long.MAX_VALUE;
-        if (left <= 0 || stop.await(Math.min(reportMs, left), TimeUnit.MILLISECONDS)) {
-          break;
-        }
-        report(mover, out, json);
-      }
-    } finally {
-      try {
+    // On Ctrl-C/TERM the state is saved (close) before the JVM ends.
+    UntilStopped.run("strata-tier-mover", reportMs, durationMs, () -> report(mover, out, json),
+      () -> {
         mover.close();
         report(mover, out, json);
-      } finally {
-        saved.countDown();
-      }
-    }
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // stopped by a signal
-    }
+      });
     return 0;
   }
 
