@@ -49,6 +49,8 @@ public class DistributionClusterIT {
   private static final byte[] FAMILY = Bytes.toBytes("d");
 
   private static File home;
+  /** Whether the daemons run in network namespaces of their own, one per host. */
+  private static boolean netns;
   private static File clusterDir;
   private static JsonNode status;
 
@@ -65,8 +67,16 @@ public class DistributionClusterIT {
     assertEquals("one top directory in the tarball", 1, top.length);
     home = top[0];
     clusterDir = new File(work, "cluster");
-    run(home, 600, "bin/strata-cluster", "up", "--dir", clusterDir.getPath(), "--base-port",
-      Integer.toString(BASE_PORT), "--heap", "512");
+    netns = netnsAvailable();
+    List<String> up = new ArrayList<>(List.of("bin/strata-cluster", "up", "--dir",
+      clusterDir.getPath(), "--base-port", Integer.toString(BASE_PORT), "--heap", "512"));
+    if (netns) {
+      up.add("--netns");
+    } else {
+      System.err.println("DistributionClusterIT: not root or no network namespaces here: the "
+        + "cluster runs on 127.0.0.1 (as root with iproute2 each host gets its own namespace)");
+    }
+    run(home, 600, up.toArray(new String[0]));
     File json = new File(work, "status.json");
     run(home, 60, "bin/strata-cluster", "status", "--dir", clusterDir.getPath(), "--json",
       json.getPath());
@@ -94,14 +104,35 @@ public class DistributionClusterIT {
     }
     assertEquals(List.of("zookeeper", "namenode", "datanode", "datanode", "datanode", "satisfier",
       "tier-mover", "master", "regionserver", "regionserver"), roles);
-    assertEquals("127.0.0.1:" + BASE_PORT, status.get("zk").asText());
-    assertEquals("hdfs://127.0.0.1:" + (BASE_PORT + 1), status.get("hdfs").asText());
+    String nnHost = netns ? "10.213.0.10" : "127.0.0.1";
+    assertEquals(nnHost + ":" + BASE_PORT, status.get("zk").asText());
+    assertEquals("hdfs://" + nnHost + ":" + (BASE_PORT + 1), status.get("hdfs").asText());
+    if (netns) {
+      // DataNode N and RegionServer N share host N's address; the NameNode host is another.
+      Set<String> hosts = new HashSet<>();
+      for (JsonNode d : status.get("daemons")) {
+        hosts.add(d.get("host").asText());
+      }
+      assertEquals(Set.of("10.213.0.10", "10.213.0.11", "10.213.0.12", "10.213.0.13"), hosts);
+    }
+  }
+
+  /** Root, iproute2, and a network namespace can be made here (not inside every container). */
+  private static boolean netnsAvailable() throws Exception {
+    if (!"root".equals(System.getProperty("user.name")) || !new File("/usr/sbin/ip").canExecute()
+      && !new File("/sbin/ip").canExecute()) {
+      return false;
+    }
+    Process p = new ProcessBuilder("sh", "-c",
+      "ip netns add strata-it-probe && ip netns del strata-it-probe").redirectErrorStream(true)
+      .start();
+    return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
   }
 
   @Test
   public void b_everyKindOfFileOnItsTier() throws Exception {
     Configuration conf = HBaseConfiguration.create();
-    conf.set(HConstants.ZOOKEEPER_QUORUM, "127.0.0.1");
+    conf.set(HConstants.ZOOKEEPER_QUORUM, netns ? "10.213.0.10" : "127.0.0.1");
     conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, BASE_PORT);
     try (Connection c = ConnectionFactory.createConnection(conf); Admin admin = c.getAdmin()) {
       admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
