@@ -316,8 +316,10 @@ public final class PcmTool {
         ch.before() == null ? "(unset)" : ch.before(), ch.after());
     }
     for (Recommendation.Setting st : plan.restart()) {
-      System.out.printf("  %-8s %s = %s (%s; not applied: read only at RegionServer start)%n",
-        "restart", st.target(), st.value(), st.rule());
+      String value = st.scope() == Scope.RESTART_ENV
+        ? (Long.parseLong(st.value()) >> 20) + "m (" + st.rule() + " x RAM)" : st.value();
+      System.out.printf("  %-8s %s = %s (not applied: read only at RegionServer start)%n",
+        "restart", st.target(), value);
     }
     for (Recommendation.Setting st : plan.advice()) {
       System.out.printf("  %-8s %s = %s (create the table pre-split into this many regions "

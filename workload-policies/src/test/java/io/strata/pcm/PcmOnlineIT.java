@@ -157,6 +157,39 @@ public class PcmOnlineIT {
       assertEquals(original.getMemStoreFlushSize(), r.getTableDescriptor().getMemStoreFlushSize());
     }
     assertEquals(written.get(), count(name));
+
+    // A point-read load on the loaded table is read-only point reads.
+    File classifyJson = new File(work, "classify.json");
+    AtomicBoolean stopReads = new AtomicBoolean();
+    ExecutorService readers = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> reads = readers.submit(() -> {
+        try (Table t = CLUSTER.hbase().connection().getTable(name)) {
+          java.util.Random rnd = new java.util.Random(7);
+          while (!stopReads.get()) {
+            List<org.apache.hadoop.hbase.client.Get> batch = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+              batch.add(new org.apache.hadoop.hbase.client.Get(Bytes.toBytes(
+                String.format("row%09d", (long) (rnd.nextDouble() * written.get())))));
+            }
+            for (Result r : t.get(batch)) {
+              assertFalse(r.isEmpty());
+            }
+          }
+        }
+        return null;
+      });
+      assertEquals(0, PcmTool.run(new String[] { "classify", "--table", name.getNameAsString(),
+        "--json", classifyJson.getPath() }, conf));
+      stopReads.set(true);
+      reads.get(1, TimeUnit.MINUTES);
+    } finally {
+      stopReads.set(true);
+      readers.shutdownNow();
+    }
+    JsonNode classified = new ObjectMapper().readTree(classifyJson);
+    assertEquals("RO-Read", classified.path("class").asText());
+    assertFalse(classified.path("windows").get(1).path("emptyAtStart").asBoolean());
   }
 
   private static long count(TableName name) throws Exception {
