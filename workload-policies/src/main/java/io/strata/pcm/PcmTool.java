@@ -98,6 +98,9 @@ public final class PcmTool {
     Settings s;
     try {
       s = settings(sub, cl, conf);
+      // Every policy is loaded and checked before the cluster is touched: a bad operator file
+      // stops the command here, naming the file, the key and the reason.
+      s.policies = PolicyLoader.load(s.policyDir);
     } catch (IllegalArgumentException e) {
       System.err.println("strata pcm " + sub + ": " + e.getMessage());
       return 2;
@@ -143,6 +146,7 @@ public final class PcmTool {
     File policyDir;
     long datasetBytes;
     long maxSamples;
+    Map<WorkloadClass, Policy> policies;
   }
 
   private static Settings settings(String sub, CommandLine cl, Configuration conf) {
@@ -282,8 +286,7 @@ public final class PcmTool {
 
   private static void applyClass(Settings s, Admin admin, ObjectNode report, WorkloadClass c,
     TableSample now, boolean execute) throws IOException {
-    Map<WorkloadClass, Policy> policies = PolicyLoader.load(s.policyDir);
-    Recommendation rec = new AdaptationManager(policies).recommend(c,
+    Recommendation rec = new AdaptationManager(s.policies).recommend(c,
       ClusterFacts.of(now, PcmKeys.nodeRamBytes(s.conf), s.datasetBytes));
     TableDescriptor td = admin.getDescriptor(s.table);
     PolicyExecutor.Plan plan = PolicyExecutor.plan(td, rec);
