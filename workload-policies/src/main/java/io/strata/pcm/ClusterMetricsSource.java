@@ -1,7 +1,9 @@
 package io.strata.pcm;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.ClusterMetrics.Option;
 import org.apache.hadoop.hbase.RegionMetrics;
@@ -13,14 +15,18 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 
 /**
  * Reads a table's counters from the master's {@link Admin#getClusterMetrics}: every live
- * RegionServer's {@link RegionMetrics}, summed over the table's regions. Thread-safety: as the
- * {@link Admin} it uses (HBase's is safe for concurrent use).
+ * RegionServer's {@link RegionMetrics}, summed over the table's regions, and, where a
+ * {@link ReadOpCounter} is given, the Get/Scan split from the servers hosting them.
+ * Thread-safety: as the {@link Admin} it uses (HBase's is safe for concurrent use).
  */
 public final class ClusterMetricsSource implements MetricsSource {
   private final Admin admin;
+  private final ReadOpCounter readOps;
 
-  public ClusterMetricsSource(Admin admin) {
+  /** @param readOps where the Get/Scan split comes from; null: unknown */
+  public ClusterMetricsSource(Admin admin, ReadOpCounter readOps) {
     this.admin = admin;
+    this.readOps = readOps;
   }
 
   @Override
@@ -35,6 +41,7 @@ public final class ClusterMetricsSource implements MetricsSource {
     int storeFiles = 0;
     long maxHeap = Long.MAX_VALUE;
     long usedHeap = 0;
+    List<ServerMetrics> hosting = new ArrayList<>();
     for (ServerMetrics sm : cm.getLiveServerMetrics().values()) {
       maxHeap = Math.min(maxHeap, bytes(sm.getMaxHeapSize()));
       usedHeap = Math.max(usedHeap, bytes(sm.getUsedHeapSize()));
@@ -43,6 +50,9 @@ public final class ClusterMetricsSource implements MetricsSource {
           continue;
         }
         regions++;
+        if (hosting.isEmpty() || hosting.get(hosting.size() - 1) != sm) {
+          hosting.add(sm);
+        }
         reads += rm.getReadRequestCount();
         filtered += rm.getFilteredReadRequestCount();
         writes += rm.getWriteRequestCount();
@@ -52,8 +62,11 @@ public final class ClusterMetricsSource implements MetricsSource {
       }
     }
     int live = cm.getLiveServerMetrics().size();
+    ReadOpCounter.ReadOps ops = readOps == null || hosting.isEmpty() ? null
+      : readOps.readOps(table, hosting);
     return new TableSample(System.currentTimeMillis(), reads, filtered, writes, regions, storeFiles,
-      storeFileBytes, memStoreBytes, live, live == 0 ? 0 : maxHeap, usedHeap);
+      storeFileBytes, memStoreBytes, live, live == 0 ? 0 : maxHeap, usedHeap,
+      ops == null ? -1 : ops.gets(), ops == null ? -1 : ops.scans());
   }
 
   private static long bytes(Size s) {

@@ -114,6 +114,39 @@ public final class PcmKeys {
     return v;
   }
 
+  /**
+   * Whether the monitor reads the Get/Scan split of a table from its RegionServers' {@code /jmx}
+   * (per-table request metrics on their info servers). Without it a read-only table is RO-Read.
+   * Default true.
+   */
+  public static final String JMX_ENABLED = "strata.pcm.jmx.enabled";
+  public static final boolean JMX_ENABLED_DEFAULT = true;
+
+  /** {@link #JMX_ENABLED}; must be true or false. */
+  public static boolean jmxEnabled(Configuration conf) {
+    String raw = conf.getTrimmed(JMX_ENABLED);
+    if (raw == null || raw.isEmpty()) {
+      return JMX_ENABLED_DEFAULT;
+    }
+    if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(JMX_ENABLED + " must be true or false, not '" + raw + "'");
+    }
+    return Boolean.parseBoolean(raw);
+  }
+
+  /** Milliseconds to wait for one RegionServer's {@code /jmx}. Default 5000. */
+  public static final String JMX_TIMEOUT_MS = "strata.pcm.jmx.timeout.ms";
+  public static final long JMX_TIMEOUT_MS_DEFAULT = 5_000;
+
+  /** {@link #JMX_TIMEOUT_MS}; must be at least 1. */
+  public static long jmxTimeoutMs(Configuration conf) {
+    long v = longValue(conf, JMX_TIMEOUT_MS, JMX_TIMEOUT_MS_DEFAULT);
+    if (v < 1) {
+      throw new IllegalArgumentException(JMX_TIMEOUT_MS + " must be at least 1, not " + v);
+    }
+    return v;
+  }
+
   private static int atLeast(Configuration conf, String key, int dflt, int min) {
     long v = longValue(conf, key, dflt);
     if (v < min || v > Integer.MAX_VALUE) {

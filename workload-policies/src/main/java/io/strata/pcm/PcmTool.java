@@ -195,13 +195,20 @@ public final class PcmTool {
     PcmKeys.minOpsPerSec(conf);
     PcmKeys.onlyTolerance(conf);
     PcmKeys.nodeRamBytes(conf);
+    PcmKeys.jmxEnabled(conf);
+    PcmKeys.jmxTimeoutMs(conf);
     return s;
   }
 
   private static WorkloadMonitor monitor(Settings s, Admin admin) {
-    return new WorkloadMonitor(s.table, new ClusterMetricsSource(admin),
+    return new WorkloadMonitor(s.table, source(s, admin),
       PcmKeys.windowSamples(s.conf), new WorkloadClassifier(PcmKeys.minOpsPerSec(s.conf),
         PcmKeys.onlyTolerance(s.conf)), PcmKeys.stableWindows(s.conf));
+  }
+
+  private static MetricsSource source(Settings s, Admin admin) {
+    return new ClusterMetricsSource(admin, PcmKeys.jmxEnabled(s.conf)
+      ? new JmxReadOpCounter(PcmKeys.jmxTimeoutMs(s.conf)) : null);
   }
 
   /** Observes until a class holds or the samples run out; returns it, null when none held. */
@@ -237,8 +244,8 @@ public final class PcmTool {
     ObjectNode w = windows.addObject();
     w.put("atMs", s.atMs());
     if (o.rates() == null) {
-      System.out.printf("table %s: first sample: %d region(s), %d store file(s), %d MB data, "
-        + "%d RegionServer(s)%n", table, s.regions(), s.storeFiles(), s.dataBytes() >> 20,
+      System.out.printf("table %s: filling the window: %d region(s), %d store file(s), %d MB "
+        + "data, %d RegionServer(s)%n", table, s.regions(), s.storeFiles(), s.dataBytes() >> 20,
         s.liveServers());
       return;
     }
@@ -248,12 +255,15 @@ public final class PcmTool {
     w.put("filteredReadsPerSec", r.filteredPerSec());
     w.put("readFraction", Double.isNaN(r.readFraction()) ? null : r.readFraction());
     w.put("emptyAtStart", r.emptyAtStart());
+    w.put("scanShare", Double.isNaN(r.scanShare()) ? null : r.scanShare());
     w.put("observed", o.observed().map(WorkloadClass::label).orElse(null));
     w.put("stable", o.stable() == null ? null : o.stable().label());
-    System.out.printf("table %s: %.1f reads/s, %.1f writes/s over %.1f s (%s reads), %d "
-      + "region(s), %d store file(s): %s (run %d)%s%n", table, r.readsPerSec(), r.writesPerSec(),
-      r.seconds(), Double.isNaN(r.readFraction()) ? "no"
-        : String.format("%.1f %%", 100 * r.readFraction()), s.regions(), s.storeFiles(),
+    System.out.printf("table %s: %.1f reads/s, %.1f writes/s over %.1f s (%s reads, scan share "
+      + "%s), %d region(s), %d store file(s): %s (run %d)%s%n", table, r.readsPerSec(),
+      r.writesPerSec(), r.seconds(), Double.isNaN(r.readFraction()) ? "no"
+        : String.format("%.1f %%", 100 * r.readFraction()),
+      Double.isNaN(r.scanShare()) ? "unknown" : String.format("%.2f", r.scanShare()),
+      s.regions(), s.storeFiles(),
       o.observed().map(WorkloadClass::label).orElse("idle"), o.run(),
       o.changed().map(c -> " -> class now " + c).orElse(""));
   }
@@ -279,7 +289,7 @@ public final class PcmTool {
     if (c == null) {
       return 1;
     }
-    TableSample now = new ClusterMetricsSource(admin).sample(s.table);
+    TableSample now = source(s, admin).sample(s.table);
     applyClass(s, admin, report, c, now, execute);
     return 0;
   }

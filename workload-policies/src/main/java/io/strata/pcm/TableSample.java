@@ -16,10 +16,12 @@ package io.strata.pcm;
  * @param liveServers        live RegionServers in the cluster
  * @param maxHeapBytes       the smallest maximum heap of a live RegionServer
  * @param usedHeapBytes      the largest used heap of a live RegionServer
+ * @param getOps             Get operations, -1 when unknown ({@link ReadOpCounter})
+ * @param scanOps            Scan (next) operations, -1 when unknown
  */
 public record TableSample(long atMs, long readRequests, long filteredReads, long writeRequests,
   int regions, int storeFiles, long storeFileBytes, long memStoreBytes, int liveServers,
-  long maxHeapBytes, long usedHeapBytes) {
+  long maxHeapBytes, long usedHeapBytes, long getOps, long scanOps) {
 
   /** The table's data: store files and memstores. */
   public long dataBytes() {

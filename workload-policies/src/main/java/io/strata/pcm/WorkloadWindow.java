@@ -5,7 +5,7 @@ import java.util.Deque;
 
 /**
  * The workload monitor's sliding window over one table: the last N {@link TableSample}s, and the
- * rates between the oldest and the newest. A counter that went down (a region reopened or moved,
+ * rates between the oldest and the newest, once N samples are in. A counter that went down (a region reopened or moved,
  * which restarts its counts) starts the window afresh rather than giving a negative rate. Not
  * thread-safe: one monitor loop owns it.
  */
@@ -38,9 +38,13 @@ public final class WorkloadWindow {
     }
   }
 
-  /** Whether two samples are in the window, so {@link #rates()} has something to say. */
+  /**
+   * Whether the window is full: rates are only taken over the whole window, so that a class is
+   * never decided on a few seconds of traffic (nor on counters the RegionServers refresh less
+   * often than the monitor reads them).
+   */
   public boolean ready() {
-    return samples.size() >= 2;
+    return samples.size() >= capacity;
   }
 
   /** The rates across the window; {@link #ready()} must be true. */
@@ -53,7 +57,23 @@ public final class WorkloadWindow {
     double secs = (last.atMs() - first.atMs()) / 1000.0;
     return new WorkloadRates((last.readRequests() - first.readRequests()) / secs,
       (last.writeRequests() - first.writeRequests()) / secs,
-      (last.filteredReads() - first.filteredReads()) / secs, Double.NaN, Double.NaN,
+      (last.filteredReads() - first.filteredReads()) / secs, scanShare(first, last), Double.NaN,
       Boolean.TRUE.equals(emptyAtStart), secs, last);
+  }
+
+  /**
+   * Scan operations over Get and Scan operations across the window; NaN when either end lacks
+   * the counts, a count went down, or there were none.
+   */
+  static double scanShare(TableSample first, TableSample last) {
+    if (first.getOps() < 0 || first.scanOps() < 0 || last.getOps() < 0 || last.scanOps() < 0) {
+      return Double.NaN;
+    }
+    long gets = last.getOps() - first.getOps();
+    long scans = last.scanOps() - first.scanOps();
+    if (gets < 0 || scans < 0 || gets + scans == 0) {
+      return Double.NaN;
+    }
+    return (double) scans / (gets + scans);
   }
 }

@@ -43,7 +43,8 @@ import org.junit.Test;
  * PCM end to end on the embedded tiered HDFS and HBase: {@code strata pcm watch --execute} sees a
  * bulk load into an empty table, classifies it BL once the class holds, and applies the BL policy
  * online while the load goes on (the open regions carry the new values; no row is lost); the
- * heap shares are only in the written restart plan; {@code revert} restores the descriptor.
+ * heap shares are only in the written restart plan; {@code revert} restores the descriptor. On a
+ * second table, point reads and range reads are told apart (RO-Read, RO-Scan).
  */
 public class PcmOnlineIT {
   private static final byte[] FAMILY = Bytes.toBytes("f");
@@ -51,8 +52,10 @@ public class PcmOnlineIT {
   @ClassRule
   public static final TestClusters.Running CLUSTER = TestClusters.running(
     // RegionServers report their counters to the master twice a second (default every 3 s), so
-    // a one-second monitor interval sees fresh counts.
-    TestClusters.small("pcm").regionServers(1).hbase("hbase.regionserver.msginterval", "500"));
+    // a one-second monitor interval sees fresh counts. The RegionServer's info server is on (a
+    // random port) for the Get/Scan split from its /jmx.
+    TestClusters.small("pcm").regionServers(1).hbase("hbase.regionserver.msginterval", "500")
+      .hbase("hbase.regionserver.info.port", "0"));
 
   @Test
   public void bulkLoadIsClassifiedAndItsPolicyAppliedOnlineAndReverted() throws Exception {
@@ -157,39 +160,108 @@ public class PcmOnlineIT {
       assertEquals(original.getMemStoreFlushSize(), r.getTableDescriptor().getMemStoreFlushSize());
     }
     assertEquals(written.get(), count(name));
+  }
 
-    // A point-read load on the loaded table is read-only point reads.
-    File classifyJson = new File(work, "classify.json");
-    AtomicBoolean stopReads = new AtomicBoolean();
-    ExecutorService readers = Executors.newSingleThreadExecutor();
+  /**
+   * Read loads on a loaded table whose regions PCM has not reopened: point reads are RO-Read and
+   * range reads RO-Scan, told apart by the Get/Scan split from the RegionServer's /jmx.
+   */
+  @Test
+  public void pointAndRangeReadsAreToldApart() throws Exception {
+    TableName name = TableName.valueOf("pcm_read");
+    Admin admin = CLUSTER.hbase().connection().getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(name)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+    long rows = 20_000;
+    try (Table t = CLUSTER.hbase().connection().getTable(name)) {
+      List<Put> batch = new ArrayList<>();
+      for (long row = 0; row < rows; row++) {
+        batch.add(new Put(Bytes.toBytes(String.format("row%09d", row)))
+          .addColumn(FAMILY, Bytes.toBytes("q"), new byte[200]));
+        if (batch.size() == 500) {
+          t.put(batch);
+          batch.clear();
+        }
+      }
+    }
+    // The RegionServer publishes a new table's request metrics within its metrics period.
+    JmxReadOpCounter jmx = new JmxReadOpCounter(5000);
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (jmx.readOps(name, admin.getClusterMetrics(
+      java.util.EnumSet.of(org.apache.hadoop.hbase.ClusterMetrics.Option.LIVE_SERVERS))
+      .getLiveServerMetrics().values()) == null) {
+      assertTrue("no /jmx request metrics for " + name, System.currentTimeMillis() < deadline);
+      Thread.sleep(1000);
+    }
+    File work = new File("target/pcm-it/" + System.nanoTime());
+    Configuration conf = new Configuration(CLUSTER.hbase().configuration());
+    conf.setLong(PcmKeys.INTERVAL_MS, 1000);
+    // The RegionServer refreshes its /jmx values every 10 s: the window spans more than that.
+    conf.setInt(PcmKeys.WINDOW_SAMPLES, 13);
+    conf.setInt(PcmKeys.STABLE_WINDOWS, 3);
+
+    JsonNode gets = classifyUnder(name, conf, new File(work, "gets.json"), t -> {
+      java.util.Random rnd = new java.util.Random(7);
+      List<org.apache.hadoop.hbase.client.Get> batch = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        batch.add(new org.apache.hadoop.hbase.client.Get(Bytes.toBytes(
+          String.format("row%09d", (long) (rnd.nextDouble() * rows)))));
+      }
+      for (Result r : t.get(batch)) {
+        assertFalse(r.isEmpty());
+      }
+    });
+    assertEquals("RO-Read", gets.path("class").asText());
+    JsonNode last = gets.path("windows").get(gets.path("windows").size() - 1);
+    assertTrue(last.toString(), last.path("scanShare").isNumber());
+    assertTrue(last.toString(), last.path("scanShare").asDouble() < 0.5);
+
+    // The RegionServer serves /jmx values up to one metrics period (10 s) old: a pause of a
+    // period between the phases keeps Gets of the first out of the second's window.
+    Thread.sleep(11_000);
+    JsonNode scans = classifyUnder(name, conf, new File(work, "scans.json"), t -> {
+      java.util.Random rnd = new java.util.Random(11);
+      byte[] start = Bytes.toBytes(String.format("row%09d", (long) (rnd.nextDouble() * rows)));
+      try (ResultScanner rs = t.getScanner(new Scan().withStartRow(start).setLimit(100)
+        .setCaching(20))) {
+        for (Result r : rs) {
+          assertFalse(r.isEmpty());
+        }
+      }
+    });
+    assertEquals("RO-Scan", scans.path("class").asText());
+    last = scans.path("windows").get(scans.path("windows").size() - 1);
+    assertTrue(last.toString(), last.path("scanShare").asDouble() >= 0.5);
+  }
+
+  /** One client's request against a table. */
+  private interface Load {
+    void once(Table t) throws Exception;
+  }
+
+  /** Runs {@code load} in a loop while {@code strata pcm classify} watches; its JSON report. */
+  private static JsonNode classifyUnder(TableName name, Configuration conf, File json, Load load)
+    throws Exception {
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
-      Future<?> reads = readers.submit(() -> {
+      Future<?> running = pool.submit(() -> {
         try (Table t = CLUSTER.hbase().connection().getTable(name)) {
-          java.util.Random rnd = new java.util.Random(7);
-          while (!stopReads.get()) {
-            List<org.apache.hadoop.hbase.client.Get> batch = new ArrayList<>();
-            for (int i = 0; i < 50; i++) {
-              batch.add(new org.apache.hadoop.hbase.client.Get(Bytes.toBytes(
-                String.format("row%09d", (long) (rnd.nextDouble() * written.get())))));
-            }
-            for (Result r : t.get(batch)) {
-              assertFalse(r.isEmpty());
-            }
+          while (!stop.get()) {
+            load.once(t);
           }
         }
         return null;
       });
       assertEquals(0, PcmTool.run(new String[] { "classify", "--table", name.getNameAsString(),
-        "--json", classifyJson.getPath() }, conf));
-      stopReads.set(true);
-      reads.get(1, TimeUnit.MINUTES);
+        "--max-samples", "60", "--json", json.getPath() }, conf));
+      stop.set(true);
+      running.get(1, TimeUnit.MINUTES);
     } finally {
-      stopReads.set(true);
-      readers.shutdownNow();
+      stop.set(true);
+      pool.shutdownNow();
     }
-    JsonNode classified = new ObjectMapper().readTree(classifyJson);
-    assertEquals("RO-Read", classified.path("class").asText());
-    assertFalse(classified.path("windows").get(1).path("emptyAtStart").asBoolean());
+    return new ObjectMapper().readTree(json);
   }
 
   private static long count(TableName name) throws Exception {
