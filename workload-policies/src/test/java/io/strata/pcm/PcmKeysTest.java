@@ -29,6 +29,8 @@ public class PcmKeysTest {
     assertEquals(1.0, PcmKeys.minOpsPerSec(c), 0);
     assertEquals(0.01, PcmKeys.onlyTolerance(c), 0);
     assertEquals(0, PcmKeys.nodeRamBytes(c));
+    assertTrue(PcmKeys.jmxEnabled(c));
+    assertEquals(5000, PcmKeys.jmxTimeoutMs(c));
   }
 
   @Test
@@ -46,5 +48,9 @@ public class PcmKeysTest {
     assertRefused(PcmKeys.ONLY_TOLERANCE, "0.2", () -> PcmKeys.onlyTolerance(c));
     c.set(PcmKeys.NODE_RAM_BYTES, "8g");
     assertRefused(PcmKeys.NODE_RAM_BYTES, "8g", () -> PcmKeys.nodeRamBytes(c));
+    c.set(PcmKeys.JMX_ENABLED, "yes");
+    assertRefused(PcmKeys.JMX_ENABLED, "yes", () -> PcmKeys.jmxEnabled(c));
+    c.set(PcmKeys.JMX_TIMEOUT_MS, "0");
+    assertRefused(PcmKeys.JMX_TIMEOUT_MS, "0", () -> PcmKeys.jmxTimeoutMs(c));
   }
 }
