@@ -84,6 +84,7 @@ public final class AdaptationManager {
           "max(10," + PolicyKey.COMPACTION_THRESHOLD + ")"));
       }
     }
-    return new Recommendation(c, p.source(), x, heap, presplit, out);
+    boolean fromRam = facts.nodeRamBytes() > 0 && frac != null;
+    return new Recommendation(c, p.source(), x, heap, fromRam, presplit, out);
   }
 }

@@ -330,7 +330,8 @@ public final class PcmTool {
     }
     for (Recommendation.Setting st : plan.restart()) {
       String value = st.scope() == Scope.RESTART_ENV
-        ? (Long.parseLong(st.value()) >> 20) + "m (" + st.rule() + " x RAM)" : st.value();
+        ? (Long.parseLong(st.value()) >> 20) + "m (" + (rec.heapFromRam() ? st.rule() + " x RAM"
+          : "the current heap; " + PcmKeys.NODE_RAM_BYTES + " unset") + ")" : st.value();
       System.out.printf("  %-8s %s = %s (not applied: read only at RegionServer start)%n",
         "restart", st.target(), value);
     }

@@ -251,7 +251,9 @@ public final class PolicyExecutor {
     StringBuilder site = new StringBuilder();
     for (Recommendation.Setting s : plan.restart()) {
       if (s.scope() == Scope.RESTART_ENV) {
-        sb.append("# hbase-env.sh (").append(s.rule()).append(" x RAM):\nexport HBASE_HEAPSIZE=")
+        sb.append("# hbase-env.sh (").append(rec.heapFromRam() ? s.rule() + " x RAM"
+          : "the current heap: set " + PcmKeys.NODE_RAM_BYTES + " for " + s.rule() + " x RAM")
+          .append("):\nexport HBASE_HEAPSIZE=")
           .append(Math.max(1, Long.parseLong(s.value()) >> 20)).append("m\n\n");
       } else {
         site.append("<property><name>").append(s.target()).append("</name><value>")

@@ -9,11 +9,13 @@ import java.util.List;
  * @param policySource    the file the policy came from
  * @param x               the paper's X: the recommended RegionServer heap in whole GiB
  * @param heapBytes       the recommended RegionServer heap
+ * @param heapFromRam     whether it is the policy's share of the host's memory (else the
+ *                        RegionServers' current heap, the host's memory being unknown)
  * @param preSplitRegions P = N x #RegionServers, 0 when the policy does not pre-split
  * @param settings        every setting, resolved to its value
  */
 public record Recommendation(WorkloadClass workload, String policySource, long x, long heapBytes,
-  int preSplitRegions, List<Setting> settings) {
+  boolean heapFromRam, int preSplitRegions, List<Setting> settings) {
 
   /**
    * One resolved setting.

@@ -75,6 +75,8 @@ public class PolicyExecutorPlanTest {
     assertTrue(text, text.contains("<name>hfile.block.cache.size</name><value>0.6</value>"));
     assertTrue(text, text.contains("<name>" + PolicyKey.GLOBAL_MEMSTORE + "</name><value>0.1"));
     assertTrue(text, text.contains("export HBASE_HEAPSIZE=2048m"));
+    // The host's memory is unknown here: the plan says the heap is the current one, not 0.75 x RAM.
+    assertTrue(text, text.contains("the current heap: set " + PcmKeys.NODE_RAM_BYTES));
     assertTrue(text, text.contains("Not applied"));
     assertTrue(text, text.contains("rolling-restart"));
   }
