@@ -1,0 +1,186 @@
+package io.strata.pcm;
+
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Configuration keys of the workload-aware configuration policies (PCM), each declared once here
+ * with its default and the one typed getter that reads and checks it. A bad value stops the
+ * command with an {@link IllegalArgumentException} naming the key, the value and what is allowed.
+ * Each is listed in docs/configuration.md. Stateless: safe from any thread.
+ */
+public final class PcmKeys {
+  private PcmKeys() {
+  }
+
+  /**
+   * A directory of operator policy files ({@code NAME.properties}, one per workload class); a file
+   * there replaces the shipped policy of its class. Empty (the default): the shipped policies only.
+   */
+  public static final String POLICY_DIR = "strata.pcm.policy.dir";
+  public static final String POLICY_DIR_DEFAULT = "";
+
+  /** {@link #POLICY_DIR}; null when unset. */
+  public static String policyDir(Configuration conf) {
+    String v = conf.getTrimmed(POLICY_DIR, POLICY_DIR_DEFAULT);
+    return v.isEmpty() ? null : v;
+  }
+
+  /** Milliseconds between two reads of the cluster's metrics. Default 10000. */
+  public static final String INTERVAL_MS = "strata.pcm.interval.ms";
+  public static final long INTERVAL_MS_DEFAULT = 10_000;
+
+  /** {@link #INTERVAL_MS}; must be at least 100. */
+  public static long intervalMs(Configuration conf) {
+    long v = longValue(conf, INTERVAL_MS, INTERVAL_MS_DEFAULT);
+    if (v < 100) {
+      throw new IllegalArgumentException(INTERVAL_MS + " must be at least 100, not " + v);
+    }
+    return v;
+  }
+
+  /**
+   * Samples in the sliding window the request rates are computed over: with the default interval,
+   * the default 6 gives one-minute rates. Default 6.
+   */
+  public static final String WINDOW_SAMPLES = "strata.pcm.window.samples";
+  public static final int WINDOW_SAMPLES_DEFAULT = 6;
+
+  /** {@link #WINDOW_SAMPLES}; must be at least 2 (a rate needs two samples). */
+  public static int windowSamples(Configuration conf) {
+    return atLeast(conf, WINDOW_SAMPLES, WINDOW_SAMPLES_DEFAULT, 2);
+  }
+
+  /**
+   * Consecutive classifications that must agree before a new class counts (hysteresis). Default 3:
+   * with the default interval a class must hold for 30 s on top of the one-minute window, so a
+   * burst shorter than the window plus half a minute never changes settings, while a real phase
+   * change (a bulk load, a read phase) is acted on within about 90 s.
+   */
+  public static final String STABLE_WINDOWS = "strata.pcm.stable.windows";
+  public static final int STABLE_WINDOWS_DEFAULT = 3;
+
+  /** {@link #STABLE_WINDOWS}; must be at least 1. */
+  public static int stableWindows(Configuration conf) {
+    return atLeast(conf, STABLE_WINDOWS, STABLE_WINDOWS_DEFAULT, 1);
+  }
+
+  /**
+   * Requests per second on a table below which it is idle: no class, and settings stay as they
+   * are. Default 1.
+   */
+  public static final String MIN_OPS_PER_SEC = "strata.pcm.min.ops.per.sec";
+  public static final double MIN_OPS_PER_SEC_DEFAULT = 1.0;
+
+  /** {@link #MIN_OPS_PER_SEC}; must not be negative. */
+  public static double minOpsPerSec(Configuration conf) {
+    double v = doubleValue(conf, MIN_OPS_PER_SEC, MIN_OPS_PER_SEC_DEFAULT);
+    if (v < 0) {
+      throw new IllegalArgumentException(MIN_OPS_PER_SEC + " must not be negative, not " + v);
+    }
+    return v;
+  }
+
+  /**
+   * The share of the other kind of request that still counts as "only": with the default 0.01 a
+   * workload of at least 99 % writes is write-only (BL, WO), of at least 99 % reads read-only (RO).
+   * Default 0.01.
+   */
+  public static final String ONLY_TOLERANCE = "strata.pcm.only.tolerance";
+  public static final double ONLY_TOLERANCE_DEFAULT = 0.01;
+
+  /** {@link #ONLY_TOLERANCE}; from 0 to 0.1 (above, it would eat the mostly-classes). */
+  public static double onlyTolerance(Configuration conf) {
+    double v = doubleValue(conf, ONLY_TOLERANCE, ONLY_TOLERANCE_DEFAULT);
+    if (v < 0 || v >= 0.1) {
+      throw new IllegalArgumentException(ONLY_TOLERANCE + " must be from 0 to below 0.1, not " + v);
+    }
+    return v;
+  }
+
+  /**
+   * Physical memory of one RegionServer host in bytes, from which a policy's heap share
+   * ((0.5 to 0.75) x RAM) is computed. 0 (the default): unknown; the recommended heap is then the
+   * RegionServers' current maximum heap.
+   */
+  public static final String NODE_RAM_BYTES = "strata.pcm.node.ram.bytes";
+  public static final long NODE_RAM_BYTES_DEFAULT = 0;
+
+  /** {@link #NODE_RAM_BYTES}; must not be negative. */
+  public static long nodeRamBytes(Configuration conf) {
+    long v = longValue(conf, NODE_RAM_BYTES, NODE_RAM_BYTES_DEFAULT);
+    if (v < 0) {
+      throw new IllegalArgumentException(NODE_RAM_BYTES + " must not be negative, not " + v);
+    }
+    return v;
+  }
+
+  /**
+   * Whether the monitor reads the Get/Scan split of a table from its RegionServers' {@code /jmx}
+   * (per-table request metrics on their info servers). Without it a read-only table is RO-Read.
+   * Default true.
+   */
+  public static final String JMX_ENABLED = "strata.pcm.jmx.enabled";
+  public static final boolean JMX_ENABLED_DEFAULT = true;
+
+  /** {@link #JMX_ENABLED}; must be true or false. */
+  public static boolean jmxEnabled(Configuration conf) {
+    String raw = conf.getTrimmed(JMX_ENABLED);
+    if (raw == null || raw.isEmpty()) {
+      return JMX_ENABLED_DEFAULT;
+    }
+    if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(JMX_ENABLED + " must be true or false, not '" + raw + "'");
+    }
+    return Boolean.parseBoolean(raw);
+  }
+
+  /** Milliseconds to wait for one RegionServer's {@code /jmx}. Default 5000. */
+  public static final String JMX_TIMEOUT_MS = "strata.pcm.jmx.timeout.ms";
+  public static final long JMX_TIMEOUT_MS_DEFAULT = 5_000;
+
+  /** {@link #JMX_TIMEOUT_MS}; must be at least 1. */
+  public static long jmxTimeoutMs(Configuration conf) {
+    long v = longValue(conf, JMX_TIMEOUT_MS, JMX_TIMEOUT_MS_DEFAULT);
+    if (v < 1) {
+      throw new IllegalArgumentException(JMX_TIMEOUT_MS + " must be at least 1, not " + v);
+    }
+    return v;
+  }
+
+  private static int atLeast(Configuration conf, String key, int dflt, int min) {
+    long v = longValue(conf, key, dflt);
+    if (v < min || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(key + " must be a whole number of at least " + min
+        + ", not " + conf.get(key));
+    }
+    return (int) v;
+  }
+
+  private static long longValue(Configuration conf, String key, long dflt) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
+      return dflt;
+    }
+    try {
+      return Long.parseLong(raw);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a whole number, not '" + raw + "'");
+    }
+  }
+
+  private static double doubleValue(Configuration conf, String key, double dflt) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
+      return dflt;
+    }
+    try {
+      double v = Double.parseDouble(raw);
+      if (Double.isNaN(v) || Double.isInfinite(v)) {
+        throw new NumberFormatException();
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number, not '" + raw + "'");
+    }
+  }
+}

@@ -1,0 +1,405 @@
+package io.strata.pcm;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.cli.CommandLines;
+import io.strata.cli.JsonReports;
+import java.io.File;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+
+/**
+ * {@code strata pcm}: workload-aware configuration policies for one table.
+ * <ul>
+ * <li>{@code classify}: watches the table's request rates until its class holds;</li>
+ * <li>{@code recommend}: the policy of its class (or {@code --class}) worked out for the cluster,
+ * and what applying it would change;</li>
+ * <li>{@code apply}: as recommend; with {@code --execute} applies the descriptor changes online and
+ * writes the restart plan;</li>
+ * <li>{@code watch}: the loop: observe, classify, and apply on each change of class;</li>
+ * <li>{@code revert}: restores the values from before the first apply.</li>
+ * </ul>
+ * Dry run unless {@code --execute}. Not thread-safe: one run per call.
+ */
+public final class PcmTool {
+  private static final String USAGE = "strata pcm classify|recommend|apply|watch|revert "
+    + "--table T [--zk HOST:PORT] [--class C] [--execute] [--json FILE]";
+  private static final String HEADER = "Classifies a table's workload from the running cluster's "
+    + "request counters (the PCM paper's classes), recommends the tuned policy of its class and "
+    + "applies it online: descriptor changes through modifyTable, a written plan for what needs "
+    + "a RegionServer restart. Dry run unless --execute; revert restores what apply changed.\n\n";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private PcmTool() {
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "table", true, "the table (required)");
+    o.addOption(null, "zk", true, "ZooKeeper quorum HOST:PORT (default: the configuration's)");
+    o.addOption(null, "class", true, "recommend/apply: this class instead of classifying "
+      + "(BL, WO-Insert, WO-Update, WM, MixW, MixRW, MixR, RM, RO-Read, RO-Scan)");
+    o.addOption(null, "execute", false, "apply/watch: apply the changes (default: dry run)");
+    o.addOption(null, "dry-run", false, "only show what would change (the default)");
+    o.addOption(null, "state", true, "directory of revert files and restart plans "
+      + "(default: the launcher's work directory, pcm/)");
+    o.addOption(null, "policy-dir", true, "operator policy files (default: "
+      + PcmKeys.POLICY_DIR + ")");
+    o.addOption(null, "dataset-bytes", true, "the table's expected data size, for max.filesize "
+      + "(default: its size now)");
+    o.addOption(null, "max-samples", true, "classify/watch: stop after this many reads "
+      + "(classify default: window + stable windows + 10; watch: no limit)");
+    o.addOption(null, "json", true, "also write the result as JSON to this file");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) {
+    CommandLines.runAndHalt("strata pcm", () -> run(args, HBaseConfiguration.create()));
+  }
+
+  /** Runs one subcommand; returns the exit code. */
+  public static int run(String[] args, Configuration base) throws Exception {
+    if (args.length == 0 || args[0].startsWith("-")) {
+      if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
+        System.out.println("usage: " + USAGE);
+        return 0;
+      }
+      System.err.println("strata pcm: a subcommand first: classify, recommend, apply, watch or "
+        + "revert\nusage: " + USAGE);
+      return 2;
+    }
+    String sub = args[0];
+    if (!List.of("classify", "recommend", "apply", "watch", "revert").contains(sub)) {
+      System.err.println("strata pcm: unknown subcommand '" + sub + "'\nusage: " + USAGE);
+      return 2;
+    }
+    String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse("strata pcm " + sub, USAGE, HEADER, options(), rest);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    Configuration conf = new Configuration(base);
+    Settings s;
+    try {
+      s = settings(sub, cl, conf);
+      // Every policy is loaded and checked before the cluster is touched: a bad operator file
+      // stops the command here, naming the file, the key and the reason.
+      s.policies = PolicyLoader.load(s.policyDir);
+    } catch (IllegalArgumentException e) {
+      System.err.println("strata pcm " + sub + ": " + e.getMessage());
+      return 2;
+    }
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
+      if (!admin.tableExists(s.table)) {
+        System.err.println("strata pcm " + sub + ": no table " + s.table);
+        return 2;
+      }
+      ObjectNode report = JSON.createObjectNode();
+      report.put("table", s.table.getNameAsString());
+      report.put("command", sub);
+      int code;
+      switch (sub) {
+        case "classify":
+          code = classify(s, admin, report) == null ? 1 : 0;
+          break;
+        case "revert":
+          code = revert(s, admin, report);
+          break;
+        case "watch":
+          code = watch(s, admin, report);
+          break;
+        default:
+          code = recommendOrApply(s, admin, report, sub.equals("apply") && s.execute);
+      }
+      if (cl.hasOption("json")) {
+        JsonReports.write(new File(cl.getOptionValue("json")), report);
+        System.out.println("JSON report written to " + cl.getOptionValue("json"));
+      }
+      return code;
+    }
+  }
+
+  /** The parsed options and the keys they read. */
+  private static final class Settings {
+    TableName table;
+    Configuration conf;
+    WorkloadClass forced;
+    boolean execute;
+    File state;
+    File policyDir;
+    long datasetBytes;
+    long maxSamples;
+    Map<WorkloadClass, Policy> policies;
+  }
+
+  private static Settings settings(String sub, CommandLine cl, Configuration conf) {
+    Settings s = new Settings();
+    if (!cl.hasOption("table")) {
+      throw new IllegalArgumentException("--table is required");
+    }
+    s.table = TableName.valueOf(cl.getOptionValue("table"));
+    if (cl.hasOption("zk")) {
+      String zk = cl.getOptionValue("zk");
+      int colon = zk.lastIndexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException("--zk takes HOST:PORT, not '" + zk + "'");
+      }
+      conf.set(HConstants.ZOOKEEPER_QUORUM, zk.substring(0, colon));
+      try {
+        conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, Integer.parseInt(zk.substring(colon + 1)));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--zk port must be a number, not '" + zk + "'");
+      }
+    }
+    if (cl.hasOption("class")) {
+      s.forced = WorkloadClass.fromLabel(cl.getOptionValue("class"));
+      if (s.forced == null) {
+        throw new IllegalArgumentException("--class '" + cl.getOptionValue("class")
+          + "' is not a workload class");
+      }
+    }
+    if (cl.hasOption("execute") && cl.hasOption("dry-run")) {
+      throw new IllegalArgumentException("--execute and --dry-run exclude each other");
+    }
+    s.execute = cl.hasOption("execute");
+    s.state = cl.hasOption("state") ? new File(cl.getOptionValue("state"))
+      : CommandLines.workDir("pcm");
+    String dir = cl.hasOption("policy-dir") ? cl.getOptionValue("policy-dir")
+      : PcmKeys.policyDir(conf);
+    s.policyDir = dir == null ? null : new File(dir);
+    s.datasetBytes = CommandLines.wholeNumber(cl, "dataset-bytes", 0, 0);
+    int window = PcmKeys.windowSamples(conf);
+    int stable = PcmKeys.stableWindows(conf);
+    s.maxSamples = CommandLines.wholeNumber(cl, "max-samples",
+      sub.equals("watch") ? Long.MAX_VALUE : window + stable + 10, 1);
+    s.conf = conf;
+    // Read every key now, so that a bad value stops the command before it touches the cluster.
+    PcmKeys.intervalMs(conf);
+    PcmKeys.minOpsPerSec(conf);
+    PcmKeys.onlyTolerance(conf);
+    PcmKeys.nodeRamBytes(conf);
+    PcmKeys.jmxEnabled(conf);
+    PcmKeys.jmxTimeoutMs(conf);
+    return s;
+  }
+
+  private static WorkloadMonitor monitor(Settings s, Admin admin) {
+    return new WorkloadMonitor(s.table, source(s, admin),
+      PcmKeys.windowSamples(s.conf), new WorkloadClassifier(PcmKeys.minOpsPerSec(s.conf),
+        PcmKeys.onlyTolerance(s.conf)), PcmKeys.stableWindows(s.conf));
+  }
+
+  private static MetricsSource source(Settings s, Admin admin) {
+    return new ClusterMetricsSource(admin, PcmKeys.jmxEnabled(s.conf)
+      ? new JmxReadOpCounter(PcmKeys.jmxTimeoutMs(s.conf)) : null);
+  }
+
+  /** Observes until a class holds or the samples run out; returns it, null when none held. */
+  private static WorkloadClass classify(Settings s, Admin admin, ObjectNode report)
+    throws IOException, InterruptedException {
+    WorkloadMonitor m = monitor(s, admin);
+    long interval = PcmKeys.intervalMs(s.conf);
+    ArrayNode windows = report.putArray("windows");
+    WorkloadMonitor.Observation o = null;
+    for (long i = 0; i < s.maxSamples; i++) {
+      if (i > 0) {
+        Thread.sleep(interval);
+      }
+      o = m.observe();
+      print(s.table, o, windows);
+      if (o.changed().isPresent()) {
+        break;
+      }
+    }
+    WorkloadClass c = o == null ? null : o.stable();
+    report.put("class", c == null ? null : c.label());
+    report.put("stableWindows", PcmKeys.stableWindows(s.conf));
+    System.out.println(c == null
+      ? "table " + s.table + ": no class held for " + PcmKeys.stableWindows(s.conf)
+        + " consecutive windows within " + s.maxSamples + " samples (idle or changing)"
+      : "table " + s.table + ": " + c + " (held " + o.run() + " consecutive windows)");
+    report.put("lastSample", sampleJson(o == null ? null : o.sample()));
+    return c;
+  }
+
+  private static void print(TableName table, WorkloadMonitor.Observation o, ArrayNode windows) {
+    TableSample s = o.sample();
+    ObjectNode w = windows.addObject();
+    w.put("atMs", s.atMs());
+    if (o.rates() == null) {
+      System.out.printf("table %s: filling the window: %d region(s), %d store file(s), %d MB "
+        + "data, %d RegionServer(s)%n", table, s.regions(), s.storeFiles(), s.dataBytes() >> 20,
+        s.liveServers());
+      return;
+    }
+    WorkloadRates r = o.rates();
+    w.put("readsPerSec", r.readsPerSec());
+    w.put("writesPerSec", r.writesPerSec());
+    w.put("filteredReadsPerSec", r.filteredPerSec());
+    w.put("readFraction", Double.isNaN(r.readFraction()) ? null : r.readFraction());
+    w.put("emptyAtStart", r.emptyAtStart());
+    w.put("scanShare", Double.isNaN(r.scanShare()) ? null : r.scanShare());
+    w.put("observed", o.observed().map(WorkloadClass::label).orElse(null));
+    w.put("stable", o.stable() == null ? null : o.stable().label());
+    System.out.printf("table %s: %.1f reads/s, %.1f writes/s over %.1f s (%s reads, scan share "
+      + "%s), %d region(s), %d store file(s): %s (run %d)%s%n", table, r.readsPerSec(),
+      r.writesPerSec(), r.seconds(), Double.isNaN(r.readFraction()) ? "no"
+        : String.format("%.1f %%", 100 * r.readFraction()),
+      Double.isNaN(r.scanShare()) ? "unknown" : String.format("%.2f", r.scanShare()),
+      s.regions(), s.storeFiles(),
+      o.observed().map(WorkloadClass::label).orElse("idle"), o.run(),
+      o.changed().map(c -> " -> class now " + c).orElse(""));
+  }
+
+  private static ObjectNode sampleJson(TableSample s) {
+    if (s == null) {
+      return null;
+    }
+    ObjectNode n = JSON.createObjectNode();
+    n.put("regions", s.regions());
+    n.put("storeFiles", s.storeFiles());
+    n.put("storeFileBytes", s.storeFileBytes());
+    n.put("memStoreBytes", s.memStoreBytes());
+    n.put("liveServers", s.liveServers());
+    n.put("maxHeapBytes", s.maxHeapBytes());
+    n.put("usedHeapBytes", s.usedHeapBytes());
+    return n;
+  }
+
+  private static int recommendOrApply(Settings s, Admin admin, ObjectNode report, boolean execute)
+    throws IOException, InterruptedException {
+    WorkloadClass c = s.forced != null ? s.forced : classify(s, admin, report);
+    if (c == null) {
+      return 1;
+    }
+    TableSample now = source(s, admin).sample(s.table);
+    applyClass(s, admin, report, c, now, execute);
+    return 0;
+  }
+
+  private static void applyClass(Settings s, Admin admin, ObjectNode report, WorkloadClass c,
+    TableSample now, boolean execute) throws IOException {
+    Recommendation rec = new AdaptationManager(s.policies).recommend(c,
+      ClusterFacts.of(now, PcmKeys.nodeRamBytes(s.conf), s.datasetBytes));
+    TableDescriptor td = admin.getDescriptor(s.table);
+    PolicyExecutor.Plan plan = PolicyExecutor.plan(td, rec);
+    System.out.printf("table %s: policy %s from %s; X = %d (heap %d MB on %d RegionServer(s))%n",
+      s.table, c, rec.policySource(), rec.x(), rec.heapBytes() >> 20, now.liveServers());
+    ObjectNode r = report.putObject("recommendation");
+    r.put("class", c.label());
+    r.put("policy", rec.policySource());
+    r.put("x", rec.x());
+    r.put("heapBytes", rec.heapBytes());
+    r.put("preSplitRegions", rec.preSplitRegions());
+    ArrayNode settings = r.putArray("settings");
+    for (Recommendation.Setting st : rec.settings()) {
+      ObjectNode n = settings.addObject();
+      n.put("key", st.key());
+      n.put("scope", st.scope().name());
+      n.put("target", st.target());
+      n.put("value", st.value());
+      n.put("rule", st.rule());
+    }
+    ArrayNode changes = report.putArray("changes");
+    for (Change ch : plan.changes()) {
+      ObjectNode n = changes.addObject();
+      n.put("scope", ch.scope().name());
+      n.put("family", ch.family());
+      n.put("key", ch.key());
+      n.put("before", ch.before());
+      n.put("after", ch.after());
+      System.out.printf("  %-8s %s: %s -> %s%n", "online", ch.where(),
+        ch.before() == null ? "(unset)" : ch.before(), ch.after());
+    }
+    for (Recommendation.Setting st : plan.restart()) {
+      String value = st.scope() == Scope.RESTART_ENV
+        ? (Long.parseLong(st.value()) >> 20) + "m (" + (rec.heapFromRam() ? st.rule() + " x RAM"
+          : "the current heap; " + PcmKeys.NODE_RAM_BYTES + " unset") + ")" : st.value();
+      System.out.printf("  %-8s %s = %s (not applied: read only at RegionServer start)%n",
+        "restart", st.target(), value);
+    }
+    for (Recommendation.Setting st : plan.advice()) {
+      System.out.printf("  %-8s %s = %s (create the table pre-split into this many regions "
+        + "before a load)%n", "advice", st.target(), st.value());
+    }
+    File revertFile = revertFile(s);
+    File restartPlan = new File(s.state, fileName(s.table) + ".restart-plan.txt");
+    report.put("executed", execute);
+    if (!execute) {
+      System.out.println("dry run: nothing changed; --execute applies " + plan.changes().size()
+        + " change(s) online and writes the restart plan to " + restartPlan);
+      return;
+    }
+    new PolicyExecutor(admin).apply(plan, revertFile);
+    PolicyExecutor.writeRestartPlan(plan, restartPlan);
+    report.put("revertFile", revertFile.getPath());
+    report.put("restartPlan", restartPlan.getPath());
+    System.out.println("applied " + plan.changes().size() + " change(s) online; before-values "
+      + "in " + revertFile + " (strata pcm revert --table " + s.table + "); restart plan in "
+      + restartPlan);
+  }
+
+  private static int watch(Settings s, Admin admin, ObjectNode report) throws Exception {
+    WorkloadMonitor m = monitor(s, admin);
+    long interval = PcmKeys.intervalMs(s.conf);
+    long max = s.maxSamples;
+    ArrayNode windows = report.putArray("windows");
+    ArrayNode applied = report.putArray("applied");
+    System.out.println("watching table " + s.table + " every " + interval + " ms"
+      + (s.execute ? "" : " (dry run)") + "; Ctrl-C stops");
+    for (long i = 0; i < max; i++) {
+      if (i > 0) {
+        Thread.sleep(interval);
+      }
+      WorkloadMonitor.Observation o = m.observe();
+      print(s.table, o, windows);
+      Optional<WorkloadClass> changed = o.changed();
+      if (changed.isPresent()) {
+        applied.add(changed.get().label());
+        applyClass(s, admin, report, changed.get(), o.sample(), s.execute);
+      }
+    }
+    return 0;
+  }
+
+  private static int revert(Settings s, Admin admin, ObjectNode report) throws IOException {
+    File f = revertFile(s);
+    List<Change> undone = new PolicyExecutor(admin).revert(s.table, f);
+    ArrayNode arr = report.putArray("restored");
+    for (Change c : undone) {
+      System.out.printf("  %s: %s -> %s%n", c.where(), c.before(),
+        c.after() == null ? "(unset)" : c.after());
+      ObjectNode n = arr.addObject();
+      n.put("where", c.where());
+      n.put("from", c.before());
+      n.put("to", c.after());
+    }
+    System.out.println("table " + s.table + ": " + undone.size() + " value(s) restored from " + f);
+    return 0;
+  }
+
+  private static File revertFile(Settings s) {
+    return new File(s.state, fileName(s.table) + ".revert.json");
+  }
+
+  private static String fileName(TableName t) {
+    return t.getNameAsString().replace(':', '_');
+  }
+}

@@ -1,0 +1,60 @@
+package io.strata.pcm;
+
+import java.io.IOException;
+import java.util.Optional;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * The paper's Workload Monitor with the classifier behind it, for one table: each
+ * {@link #observe()} reads the table's counters, adds them to the sliding window, classifies the
+ * window's rates and passes the class through the hysteresis. The caller paces the calls (the
+ * configured interval). Not thread-safe: one loop owns it.
+ */
+public final class WorkloadMonitor {
+  private final TableName table;
+  private final MetricsSource source;
+  private final WorkloadWindow window;
+  private final WorkloadClassifier classifier;
+  private final Hysteresis hysteresis;
+
+  public WorkloadMonitor(TableName table, MetricsSource source, int windowSamples,
+    WorkloadClassifier classifier, int stableWindows) {
+    this.table = table;
+    this.source = source;
+    this.window = new WorkloadWindow(windowSamples);
+    this.classifier = classifier;
+    this.hysteresis = new Hysteresis(stableWindows);
+  }
+
+  /**
+   * One observation.
+   *
+   * @param sample   the counters read
+   * @param rates    the window's rates; null until the window has two samples
+   * @param observed this window's class; empty when idle or not yet known
+   * @param changed  the new stable class when this observation made it change
+   * @param stable   the stable class after this observation; null before one held
+   * @param run      consecutive windows the current class has held
+   */
+  public record Observation(TableSample sample, WorkloadRates rates,
+    Optional<WorkloadClass> observed, Optional<WorkloadClass> changed, WorkloadClass stable,
+    int run) {
+  }
+
+  /** Reads, classifies and debounces once. */
+  public Observation observe() throws IOException {
+    TableSample s = source.sample(table);
+    window.add(s);
+    if (!window.ready()) {
+      return new Observation(s, null, Optional.empty(), Optional.empty(), hysteresis.stable(), 0);
+    }
+    WorkloadRates rates = window.rates();
+    Optional<WorkloadClass> observed = classifier.classify(rates);
+    Optional<WorkloadClass> changed = hysteresis.offer(observed);
+    return new Observation(s, rates, observed, changed, hysteresis.stable(), hysteresis.run());
+  }
+
+  public TableName table() {
+    return table;
+  }
+}

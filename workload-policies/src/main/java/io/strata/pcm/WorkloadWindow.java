@@ -1,0 +1,79 @@
+package io.strata.pcm;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * The workload monitor's sliding window over one table: the last N {@link TableSample}s, and the
+ * rates between the oldest and the newest, once N samples are in. A counter that went down (a region reopened or moved,
+ * which restarts its counts) starts the window afresh rather than giving a negative rate. Not
+ * thread-safe: one monitor loop owns it.
+ */
+public final class WorkloadWindow {
+  private final int capacity;
+  private final Deque<TableSample> samples = new ArrayDeque<>();
+  private Boolean emptyAtStart;
+
+  /** @param capacity samples kept; at least 2 */
+  public WorkloadWindow(int capacity) {
+    if (capacity < 2) {
+      throw new IllegalArgumentException("a window needs at least 2 samples, not " + capacity);
+    }
+    this.capacity = capacity;
+  }
+
+  /** Adds a sample; the first one decides whether the table was empty when watching began. */
+  public void add(TableSample s) {
+    if (emptyAtStart == null) {
+      emptyAtStart = s.dataBytes() == 0 && s.writeRequests() == 0;
+    }
+    TableSample prev = samples.peekLast();
+    if (prev != null && (s.readRequests() < prev.readRequests()
+      || s.writeRequests() < prev.writeRequests() || s.atMs() <= prev.atMs())) {
+      samples.clear();
+    }
+    samples.addLast(s);
+    while (samples.size() > capacity) {
+      samples.removeFirst();
+    }
+  }
+
+  /**
+   * Whether the window is full: rates are only taken over the whole window, so that a class is
+   * never decided on a few seconds of traffic (nor on counters the RegionServers refresh less
+   * often than the monitor reads them).
+   */
+  public boolean ready() {
+    return samples.size() >= capacity;
+  }
+
+  /** The rates across the window; {@link #ready()} must be true. */
+  public WorkloadRates rates() {
+    if (!ready()) {
+      throw new IllegalStateException("the window needs two samples before it has rates");
+    }
+    TableSample first = samples.peekFirst();
+    TableSample last = samples.peekLast();
+    double secs = (last.atMs() - first.atMs()) / 1000.0;
+    return new WorkloadRates((last.readRequests() - first.readRequests()) / secs,
+      (last.writeRequests() - first.writeRequests()) / secs,
+      (last.filteredReads() - first.filteredReads()) / secs, scanShare(first, last), Double.NaN,
+      Boolean.TRUE.equals(emptyAtStart), secs, last);
+  }
+
+  /**
+   * Scan operations over Get and Scan operations across the window; NaN when either end lacks
+   * the counts, a count went down, or there were none.
+   */
+  static double scanShare(TableSample first, TableSample last) {
+    if (first.getOps() < 0 || first.scanOps() < 0 || last.getOps() < 0 || last.scanOps() < 0) {
+      return Double.NaN;
+    }
+    long gets = last.getOps() - first.getOps();
+    long scans = last.scanOps() - first.scanOps();
+    if (gets < 0 || scans < 0 || gets + scans == 0) {
+      return Double.NaN;
+    }
+    return (double) scans / (gets + scans);
+  }
+}

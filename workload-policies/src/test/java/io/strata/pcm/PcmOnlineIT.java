@@ -1,0 +1,277 @@
+package io.strata.pcm;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.local.TestClusters;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/**
+ * PCM end to end on the embedded tiered HDFS and HBase: {@code strata pcm watch --execute} sees a
+ * bulk load into an empty table, classifies it BL once the class holds, and applies the BL policy
+ * online while the load goes on (the open regions carry the new values; no row is lost); the
+ * heap shares are only in the written restart plan; {@code revert} restores the descriptor. On a
+ * second table, point reads and range reads are told apart (RO-Read, RO-Scan).
+ */
+public class PcmOnlineIT {
+  private static final byte[] FAMILY = Bytes.toBytes("f");
+
+  @ClassRule
+  public static final TestClusters.Running CLUSTER = TestClusters.running(
+    // RegionServers report their counters to the master twice a second (default every 3 s), so
+    // a one-second monitor interval sees fresh counts. The RegionServer's info server is on (a
+    // random port) for the Get/Scan split from its /jmx.
+    TestClusters.small("pcm").regionServers(1).hbase("hbase.regionserver.msginterval", "500")
+      .hbase("hbase.regionserver.info.port", "0"));
+
+  @Test
+  public void bulkLoadIsClassifiedAndItsPolicyAppliedOnlineAndReverted() throws Exception {
+    TableName name = TableName.valueOf("pcm_load");
+    Admin admin = CLUSTER.hbase().connection().getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(name)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+    TableDescriptor original = admin.getDescriptor(name);
+    File work = new File("target/pcm-it/" + System.nanoTime());
+    File state = new File(work, "state");
+    File json = new File(work, "watch.json");
+
+    Configuration conf = new Configuration(CLUSTER.hbase().configuration());
+    conf.setLong(PcmKeys.INTERVAL_MS, 1000);
+    conf.setInt(PcmKeys.WINDOW_SAMPLES, 3);
+    conf.setInt(PcmKeys.STABLE_WINDOWS, 3);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong written = new AtomicLong();
+    try {
+      // The watch's first sample sees the empty table; the load starts after it.
+      Future<Integer> watch = pool.submit(() -> PcmTool.run(new String[] { "watch", "--table",
+        name.getNameAsString(), "--execute", "--max-samples", "10", "--state", state.getPath(),
+        "--json", json.getPath() }, conf));
+      Thread.sleep(500);
+      Future<?> load = pool.submit(() -> {
+        try (Table t = CLUSTER.hbase().connection().getTable(name)) {
+          byte[] value = new byte[200];
+          while (!stop.get()) {
+            List<Put> batch = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+              long row = written.get() + i;
+              batch.add(new Put(Bytes.toBytes(String.format("row%09d", row)))
+                .addColumn(FAMILY, Bytes.toBytes("q"), value));
+            }
+            t.put(batch);
+            written.addAndGet(batch.size());
+          }
+        }
+        return null;
+      });
+      assertEquals(Integer.valueOf(0), watch.get(3, TimeUnit.MINUTES));
+      stop.set(true);
+      load.get(1, TimeUnit.MINUTES);
+    } finally {
+      stop.set(true);
+      pool.shutdownNow();
+    }
+
+    JsonNode report = new ObjectMapper().readTree(json);
+    assertEquals("[\"BL\"]", report.path("applied").toString());
+    assertTrue(report.toString(), report.path("executed").asBoolean());
+    long x = report.path("recommendation").path("x").asLong();
+    assertTrue("X " + x, x >= 1);
+
+    // The descriptor carries the BL policy.
+    TableDescriptor after = admin.getDescriptor(name);
+    assertEquals(128L * x << 20, after.getMemStoreFlushSize());
+    assertEquals("org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy",
+      after.getRegionSplitPolicyClassName());
+    assertEquals(Long.toString(Math.max(2, x)),
+      after.getValue("hbase.hregion.memstore.block.multiplier"));
+    ColumnFamilyDescriptor f = after.getColumnFamily(FAMILY);
+    assertEquals(Long.toString(3 * x), f.getConfigurationValue("hbase.hstore.compaction.min"));
+    assertEquals(Long.toString(10 * x), f.getConfigurationValue("hbase.hstore.blockingStoreFiles"));
+    assertEquals("ONE_SSD", f.getValue("strata.flush.storage.policy"));
+
+    // The open region was reopened with it: its store runs on the new values.
+    HRegionServer rs = CLUSTER.hbase().regionServer(0);
+    List<HRegion> regions = rs.getRegions(name);
+    assertFalse(regions.isEmpty());
+    for (HRegion r : regions) {
+      assertEquals(128L * x << 20, r.getTableDescriptor().getMemStoreFlushSize());
+      HStore store = r.getStore(FAMILY);
+      assertEquals(10 * x, store.getBlockingFileCount());
+      assertEquals(Long.toString(3 * x),
+        store.getReadOnlyConfiguration().get("hbase.hstore.compaction.min"));
+    }
+
+    // The heap shares are in the restart plan only, not in the running servers.
+    File plan = new File(state, "pcm_load.restart-plan.txt");
+    String text = new String(Files.readAllBytes(plan.toPath()), StandardCharsets.UTF_8);
+    assertTrue(text, text.contains(
+      "<name>hbase.regionserver.global.memstore.size</name><value>0.6</value>"));
+    assertTrue(text, text.contains("<name>hfile.block.cache.size</name><value>0.1</value>"));
+    assertNotEquals("0.6", rs.getConfiguration().get("hbase.regionserver.global.memstore.size"));
+    assertNotEquals("0.1", rs.getConfiguration().get("hfile.block.cache.size"));
+
+    // No row lost across the online change.
+    assertEquals(written.get(), count(name));
+
+    // Revert restores every value.
+    File revert = new File(state, "pcm_load.revert.json");
+    assertTrue(revert.isFile());
+    assertEquals(0, PcmTool.run(new String[] { "revert", "--table", name.getNameAsString(),
+      "--state", state.getPath() }, conf));
+    TableDescriptor reverted = admin.getDescriptor(name);
+    assertEquals(0, TableDescriptor.COMPARATOR.compare(original, reverted));
+    assertNull(reverted.getColumnFamily(FAMILY).getValue("strata.flush.storage.policy"));
+    assertFalse(revert.exists());
+    for (HRegion r : rs.getRegions(name)) {
+      assertEquals(original.getMemStoreFlushSize(), r.getTableDescriptor().getMemStoreFlushSize());
+    }
+    assertEquals(written.get(), count(name));
+  }
+
+  /**
+   * Read loads on a loaded table whose regions PCM has not reopened: point reads are RO-Read and
+   * range reads RO-Scan, told apart by the Get/Scan split from the RegionServer's /jmx.
+   */
+  @Test
+  public void pointAndRangeReadsAreToldApart() throws Exception {
+    TableName name = TableName.valueOf("pcm_read");
+    Admin admin = CLUSTER.hbase().connection().getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(name)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+    long rows = 20_000;
+    try (Table t = CLUSTER.hbase().connection().getTable(name)) {
+      List<Put> batch = new ArrayList<>();
+      for (long row = 0; row < rows; row++) {
+        batch.add(new Put(Bytes.toBytes(String.format("row%09d", row)))
+          .addColumn(FAMILY, Bytes.toBytes("q"), new byte[200]));
+        if (batch.size() == 500) {
+          t.put(batch);
+          batch.clear();
+        }
+      }
+    }
+    // The RegionServer publishes a new table's request metrics within its metrics period.
+    JmxReadOpCounter jmx = new JmxReadOpCounter(5000);
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (jmx.readOps(name, admin.getClusterMetrics(
+      java.util.EnumSet.of(org.apache.hadoop.hbase.ClusterMetrics.Option.LIVE_SERVERS))
+      .getLiveServerMetrics().values()) == null) {
+      assertTrue("no /jmx request metrics for " + name, System.currentTimeMillis() < deadline);
+      Thread.sleep(1000);
+    }
+    File work = new File("target/pcm-it/" + System.nanoTime());
+    Configuration conf = new Configuration(CLUSTER.hbase().configuration());
+    conf.setLong(PcmKeys.INTERVAL_MS, 1000);
+    // The RegionServer refreshes its /jmx values every 10 s: the window spans more than that.
+    conf.setInt(PcmKeys.WINDOW_SAMPLES, 13);
+    conf.setInt(PcmKeys.STABLE_WINDOWS, 3);
+
+    JsonNode gets = classifyUnder(name, conf, new File(work, "gets.json"), t -> {
+      java.util.Random rnd = new java.util.Random(7);
+      List<org.apache.hadoop.hbase.client.Get> batch = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        batch.add(new org.apache.hadoop.hbase.client.Get(Bytes.toBytes(
+          String.format("row%09d", (long) (rnd.nextDouble() * rows)))));
+      }
+      for (Result r : t.get(batch)) {
+        assertFalse(r.isEmpty());
+      }
+    });
+    assertEquals("RO-Read", gets.path("class").asText());
+    JsonNode last = gets.path("windows").get(gets.path("windows").size() - 1);
+    assertTrue(last.toString(), last.path("scanShare").isNumber());
+    assertTrue(last.toString(), last.path("scanShare").asDouble() < 0.5);
+
+    // The RegionServer serves /jmx values up to one metrics period (10 s) old: a pause of a
+    // period between the phases keeps Gets of the first out of the second's window.
+    Thread.sleep(11_000);
+    JsonNode scans = classifyUnder(name, conf, new File(work, "scans.json"), t -> {
+      java.util.Random rnd = new java.util.Random(11);
+      byte[] start = Bytes.toBytes(String.format("row%09d", (long) (rnd.nextDouble() * rows)));
+      try (ResultScanner rs = t.getScanner(new Scan().withStartRow(start).setLimit(100)
+        .setCaching(20))) {
+        for (Result r : rs) {
+          assertFalse(r.isEmpty());
+        }
+      }
+    });
+    assertEquals("RO-Scan", scans.path("class").asText());
+    last = scans.path("windows").get(scans.path("windows").size() - 1);
+    assertTrue(last.toString(), last.path("scanShare").asDouble() >= 0.5);
+  }
+
+  /** One client's request against a table. */
+  private interface Load {
+    void once(Table t) throws Exception;
+  }
+
+  /** Runs {@code load} in a loop while {@code strata pcm classify} watches; its JSON report. */
+  private static JsonNode classifyUnder(TableName name, Configuration conf, File json, Load load)
+    throws Exception {
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> running = pool.submit(() -> {
+        try (Table t = CLUSTER.hbase().connection().getTable(name)) {
+          while (!stop.get()) {
+            load.once(t);
+          }
+        }
+        return null;
+      });
+      assertEquals(0, PcmTool.run(new String[] { "classify", "--table", name.getNameAsString(),
+        "--max-samples", "60", "--json", json.getPath() }, conf));
+      stop.set(true);
+      running.get(1, TimeUnit.MINUTES);
+    } finally {
+      stop.set(true);
+      pool.shutdownNow();
+    }
+    return new ObjectMapper().readTree(json);
+  }
+
+  private static long count(TableName name) throws Exception {
+    long n = 0;
+    try (Table t = CLUSTER.hbase().connection().getTable(name);
+      ResultScanner s = t.getScanner(new Scan())) {
+      for (Result r : s) {
+        n++;
+      }
+    }
+    return n;
+  }
+}
