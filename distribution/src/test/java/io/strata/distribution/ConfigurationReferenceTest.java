@@ -1,4 +1,4 @@
-package io.strata.local;
+package io.strata.distribution;
 
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
