@@ -6,13 +6,16 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.faults.FaultCampaign;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -30,6 +33,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
+import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.FixMethodOrder;
 import org.junit.Test;
@@ -162,15 +166,54 @@ public class DistributionClusterIT {
     JsonNode[] last = new JsonNode[1];
     waitUntil(180, "archived files on ARCHIVE and every kind on its tier", () -> {
       run(home, 120, List.of("STRATA_CONF_DIR=" + new File(clusterDir, "conf")), "bin/placement",
-        "--json", report.getPath());
-      JsonNode k = new ObjectMapper().readTree(report).get("kinds");
-      last[0] = k;
-      return only(k.get("wal"), "NVDIMM") && only(k.get("archived"), "ARCHIVE")
-        && only(k.get("compacted"), "SSD") && share(k.get("flushed"), "SSD") > 0.3
-        && share(k.get("flushed"), "SSD") < 0.4 && share(k.get("flushed"), "DISK") > 0.6;
+        "--files", "--json", report.getPath());
+      JsonNode doc = new ObjectMapper().readTree(report);
+      last[0] = doc;
+      // Store files of this table only: hbase:meta's flushes land in "flushed" too.
+      Map<String, Map<String, Long>> replicas = new HashMap<>();
+      Map<String, Integer> files = new HashMap<>();
+      for (JsonNode f : doc.get("files")) {
+        String kind = f.get("kind").asText();
+        if (!kind.equals("wal") && !f.get("path").asText().contains("/default/usertable/")) {
+          continue;
+        }
+        files.merge(kind, 1, Integer::sum);
+        f.get("replicas").fields().forEachRemaining(e -> replicas
+          .computeIfAbsent(kind, k -> new HashMap<>()).merge(e.getKey(), e.getValue().asLong(),
+            Long::sum));
+      }
+      return files.getOrDefault("flushed", 0) == 1 && files.getOrDefault("archived", 0) >= 2
+        && only(replicas.get("wal"), "NVDIMM") && only(replicas.get("archived"), "ARCHIVE")
+        && only(replicas.get("compacted"), "SSD")
+        && replicas.get("flushed").getOrDefault("SSD", 0L) == 1
+        && replicas.get("flushed").getOrDefault("DISK", 0L) == 2;
     });
-    assertTrue(last[0].toString(), last[0].get("archived").get("files").asLong() >= 2);
-    assertEquals(last[0].toString(), 1, last[0].get("flushed").get("files").asLong());
+    JsonNode family = last[0].get("families").get("usertable/d");
+    assertEquals(last[0].toString(), "ONE_SSD", family.get("flushed").get("policy").asText());
+    assertEquals("family strata.flush.storage.policy", family.get("flushed").get("rule").asText());
+  }
+
+  /**
+   * The quick fault campaign on this cluster: a RegionServer, a DataNode and the tier mover
+   * killed with SIGKILL and restarted under a verifying load; nothing acknowledged lost, no
+   * Increment applied twice, writes and placement back.
+   */
+  @Test
+  public void b2_quickFaultCampaignLosesNothing() throws Exception {
+    // About 4 minutes more: run with -Dstrata.chaos.quick=true (not part of ./strata test yet).
+    Assume.assumeTrue("quick fault campaign not asked for (-Dstrata.chaos.quick=true)",
+      Boolean.getBoolean("strata.chaos.quick"));
+    JsonNode results = new FaultCampaign(new File(home, "bin/strata-cluster"), clusterDir,
+      FaultCampaign.Settings.quick(), System.out).run(FaultCampaign.QUICK);
+    new ObjectMapper().writerWithDefaultPrettyPrinter()
+      .writeValue(new File("target/it-work/chaos-results.json"), results);
+    assertEquals(FaultCampaign.QUICK.size(), results.get("faults").size());
+    for (JsonNode f : results.get("faults")) {
+      assertEquals(f.toString(), 0, f.get("lost").asLong());
+      assertEquals(f.toString(), 0, f.get("duplicated").asLong());
+      assertTrue(f.toString(), f.get("acked_writes").asLong() > 0);
+      assertTrue(f.toString(), f.get("recovered").asBoolean());
+    }
   }
 
   @Test
@@ -197,13 +240,9 @@ public class DistributionClusterIT {
     return n;
   }
 
-  private static boolean only(JsonNode kind, String type) {
-    return kind.get("files").asLong() > 0 && share(kind, type) == 1.0;
-  }
-
-  private static double share(JsonNode kind, String type) {
-    JsonNode s = kind.get("share").get(type);
-    return s == null ? 0 : s.asDouble();
+  /** Whether every replica counted is on {@code type} (and there is one). */
+  private static boolean only(Map<String, Long> replicas, String type) {
+    return replicas != null && replicas.getOrDefault(type, 0L) > 0 && replicas.size() == 1;
   }
 
   private static byte[] row(long i) {

@@ -1,0 +1,325 @@
+package io.strata.bench.faults;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.cli.CommandLines;
+import io.strata.cli.JsonReports;
+import io.strata.hbase.placement.FileKind;
+import io.strata.hbase.placement.PlacedFile;
+import io.strata.hbase.placement.PlacementReport;
+import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hdfs.mover.PlacementCheck;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+
+/**
+ * {@code strata chaos}: faults injected into a running multi-process cluster
+ * ({@code bin/strata-cluster} of the distribution) under a {@link VerifyingLoad}. For each fault:
+ * throughput before, during and after; the time until writes run at half the rate before again;
+ * every acknowledged write read back (lost, duplicated); the time until every store and
+ * archived file is on its policy's tier again; the daemons that did not come back. One thread;
+ * the load's writers run on their own.
+ */
+public final class FaultCampaign {
+  /** The faults of {@code --quick}: one each of HBase, HDFS and Strata's own daemons. */
+  public static final List<String> QUICK = List.of("kill-regionserver", "kill-datanode",
+    "kill-tier-mover");
+  public static final List<String> ALL = List.of("kill-regionserver", "kill-master", "kill-datanode",
+    "kill-namenode", "kill-tier-mover", "kill-satisfier", "kill-zookeeper", "stop-regionserver",
+    "stop-datanode");
+
+  private static final String HEADER = "Injects faults into the multi-process cluster under a "
+    + "load that records every acknowledged write, and reads it all back after each recovery.\n\n";
+
+  private final File clusterScript;
+  private final File clusterDir;
+  private final PrintStream out;
+  private final Settings s;
+
+  /** What one run is given. */
+  public record Settings(int threads, int baselineS, int downS, int recoverS, int placementS,
+    int valueBytes) {
+    public static Settings quick() {
+      return new Settings(4, 10, 5, 240, 120, 512);
+    }
+  }
+
+  public FaultCampaign(File clusterScript, File clusterDir, Settings settings, PrintStream out) {
+    this.clusterScript = clusterScript;
+    this.clusterDir = clusterDir;
+    this.s = settings;
+    this.out = out;
+  }
+
+  static Options options() {
+    Options o = new Options();
+    o.addOption(null, "dist-home", true, "the unpacked distribution (the launcher passes it)");
+    o.addOption(null, "dir", true, "the running cluster's directory (bin/strata-cluster --dir)");
+    o.addOption(null, "faults", true, "comma-separated faults (default: all): " + ALL);
+    o.addOption(null, "quick", false, "only " + QUICK);
+    o.addOption(null, "threads", true, "writer threads (default 4)");
+    o.addOption(null, "json", true, "write results.json here");
+    o.addOption("h", "help", false, "this text");
+    return o;
+  }
+
+  public static void main(String[] args) {
+    CommandLines.runAndHalt("strata chaos", () -> run(args, System.out));
+  }
+
+  static int run(String[] args, PrintStream out) throws Exception {
+    CommandLine cl;
+    try {
+      cl = CommandLines.parse("strata chaos", "strata chaos [--quick | --faults F,...] "
+        + "[--json FILE]  (against a cluster started with strata cluster up)", HEADER, options(),
+        args);
+    } catch (CommandLines.Exit e) {
+      return e.code();
+    }
+    if (!cl.hasOption("dist-home") || !cl.hasOption("dir")) {
+      System.err.println("strata chaos: --dist-home and --dir are required");
+      return 2;
+    }
+    List<String> faults = cl.hasOption("quick") ? QUICK : cl.hasOption("faults")
+      ? Arrays.asList(cl.getOptionValue("faults").split(",")) : ALL;
+    for (String f : faults) {
+      if (!ALL.contains(f)) {
+        System.err.println("strata chaos: unknown fault '" + f + "'; one of " + ALL);
+        return 2;
+      }
+    }
+    Settings base = Settings.quick();
+    Settings settings = new Settings((int) CommandLines.wholeNumber(cl, "threads", 4, 1),
+      base.baselineS(), base.downS(), base.recoverS(), base.placementS(), base.valueBytes());
+    FaultCampaign c = new FaultCampaign(
+      new File(cl.getOptionValue("dist-home"), "bin/strata-cluster"),
+      new File(cl.getOptionValue("dir")), settings, out);
+    ObjectNode results = c.run(faults);
+    if (cl.hasOption("json")) {
+      JsonReports.write(new File(cl.getOptionValue("json")), results);
+      out.println("results written to " + cl.getOptionValue("json"));
+    }
+    return allRecovered(results) ? 0 : 1;
+  }
+
+  static boolean allRecovered(JsonNode results) {
+    for (JsonNode f : results.get("faults")) {
+      if (!f.get("recovered").asBoolean() || f.get("lost").asLong() != 0
+        || f.get("duplicated").asLong() != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Runs the faults one after the other under one load; the JSON document of the results. */
+  public ObjectNode run(List<String> faults) throws Exception {
+    JsonNode status = status();
+    Configuration conf = HBaseConfiguration.create();
+    conf.addResource(new Path(new File(status.get("conf").asText(), "hbase-site.xml").toURI()));
+    conf.addResource(new Path(new File(status.get("conf").asText(), "hdfs-site.xml").toURI()));
+    // A call blocked by a fault gives up (and counts as not acknowledged) rather than hang.
+    conf.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 60_000);
+    conf.setInt(HConstants.HBASE_RPC_TIMEOUT_KEY, 20_000);
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode doc = json.createObjectNode();
+    ArrayNode results = doc.putArray("faults");
+    TableName table = TableName.valueOf("strata_chaos");
+    try (Connection conn = ConnectionFactory.createConnection(conf)) {
+      try (Admin admin = conn.getAdmin()) {
+        if (!admin.tableExists(table)) {
+          byte[][] splits = new byte[][] { Bytes.toBytes("c"), Bytes.toBytes("i"),
+            Bytes.toBytes("p") };
+          admin.createTable(TableDescriptorBuilder.newBuilder(table)
+            .setColumnFamily(ColumnFamilyDescriptorBuilder.of(VerifyingLoad.FAMILY)).build(),
+            splits);
+        }
+      }
+      DistributedFileSystem dfs = (DistributedFileSystem) FileSystem.get(
+        URI.create(status.get("hdfs").asText()), conf);
+      try (VerifyingLoad load = new VerifyingLoad(conn, table, s.threads(), s.valueBytes())) {
+        load.start();
+        for (String fault : faults) {
+          results.add(inject(fault, load, conn, dfs, conf));
+        }
+      }
+    }
+    doc.put("all_recovered", allRecovered(doc));
+    return doc;
+  }
+
+  private ObjectNode inject(String fault, VerifyingLoad load, Connection conn,
+    DistributedFileSystem dfs, Configuration conf) throws Exception {
+    String daemon = fault.substring(fault.indexOf('-') + 1);
+    String name = daemon.equals("regionserver") || daemon.equals("datanode") ? daemon + "-1"
+      : daemon;
+    out.printf(Locale.ROOT, "%s: %d s of load before it%n", fault, s.baselineS());
+    Thread.sleep(TimeUnit.SECONDS.toMillis(s.baselineS()));
+    int faultAt = (int) load.elapsedS();
+    double before = mean(load.ackedPerSecond(faultAt - s.baselineS() + 1, faultAt));
+    if (fault.startsWith("kill-")) {
+      cluster("kill", name);
+      Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
+      cluster("start", name);
+    } else {
+      // Stopped for longer than the client's RPC timeout, then continued.
+      cluster("kill", name, "--signal", "STOP");
+      Thread.sleep(25_000);
+      cluster("kill", name, "--signal", "CONT");
+    }
+    int repairedAt = (int) load.elapsedS();
+    // Writes resumed: the first second after the fault at half the rate before it or more.
+    double resumedS = -1;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(s.recoverS());
+    while (resumedS < 0 && System.nanoTime() < deadline) {
+      Thread.sleep(1000);
+      int now = (int) load.elapsedS();
+      long[] since = load.ackedPerSecond(faultAt, now);
+      for (int i = 0; i < since.length; i++) {
+        if (faultAt + i > repairedAt && since[i] >= Math.max(1, before / 2)) {
+          resumedS = i;
+          break;
+        }
+      }
+    }
+    int resumedAt = (int) load.elapsedS();
+    Thread.sleep(5000);
+    int end = (int) load.elapsedS();
+    double during = mean(load.ackedPerSecond(faultAt, Math.max(faultAt + 1, resumedAt)));
+    double after = mean(load.ackedPerSecond(resumedAt, end));
+    VerifyingLoad.Verdict v = load.verify();
+    double placementS = placementConverged(conn, dfs, conf);
+    List<String> notBack = new ArrayList<>();
+    for (JsonNode d : status().get("daemons")) {
+      if (!d.get("alive").asBoolean()) {
+        notBack.add(d.get("name").asText());
+      }
+    }
+    boolean recovered = resumedS >= 0 && placementS >= 0 && notBack.isEmpty();
+    ObjectNode r = new ObjectMapper().createObjectNode();
+    r.put("fault", fault);
+    r.put("daemon", name);
+    r.put("acked_writes", load.ackedWrites());
+    r.put("checked", v.checked());
+    r.put("lost", v.lost());
+    r.put("duplicated", v.duplicated());
+    r.put("failed_calls", load.failedCalls());
+    if (resumedS >= 0) {
+      r.put("writes_resumed_s", resumedS);
+    } else {
+      r.putNull("writes_resumed_s");
+    }
+    if (placementS >= 0) {
+      r.put("placement_converged_s", placementS);
+    } else {
+      r.putNull("placement_converged_s");
+    }
+    r.put("throughput_before", before);
+    r.put("throughput_during", during);
+    r.put("throughput_after", after);
+    ArrayNode nb = r.putArray("daemons_not_back");
+    notBack.forEach(nb::add);
+    r.put("recovered", recovered);
+    v.examples().forEach(r.withArray("problems")::add);
+    out.printf(Locale.ROOT, "%s: acknowledged %d, lost %d, duplicated %d; writes resumed after "
+      + "%s s; placement converged after %s s; ops/s before %.0f, during %.0f, after %.0f; "
+      + "not back: %s%n", fault, load.ackedWrites(), v.lost(), v.duplicated(),
+      resumedS < 0 ? "(not)" : String.format(Locale.ROOT, "%.0f", resumedS),
+      placementS < 0 ? "(not)" : String.format(Locale.ROOT, "%.1f", placementS), before, during,
+      after, notBack.isEmpty() ? "none" : notBack);
+    return r;
+  }
+
+  /**
+   * Flushes the table and waits until every flushed, compacted and archived file of the root is
+   * where its storage policy wants its blocks; seconds waited, or -1 after the limit.
+   */
+  private double placementConverged(Connection conn, DistributedFileSystem dfs,
+    Configuration conf) throws Exception {
+    long start = System.nanoTime();
+    try (Admin admin = conn.getAdmin()) {
+      admin.flush(TableName.valueOf("strata_chaos"));
+    }
+    Path root = new Path(conf.get(HConstants.HBASE_DIR));
+    long deadline = start + TimeUnit.SECONDS.toNanos(s.placementS());
+    while (System.nanoTime() < deadline) {
+      PlacementReport report = new PlacementScanner(dfs, conf).scan(root);
+      int off = 0;
+      for (PlacedFile f : report.files()) {
+        if ((f.kind() == FileKind.FLUSHED || f.kind() == FileKind.COMPACTED
+          || f.kind() == FileKind.ARCHIVED) && !PlacementCheck.satisfied(dfs, new Path(f.path()))) {
+          off++;
+        }
+      }
+      if (off == 0) {
+        return (System.nanoTime() - start) / 1e9;
+      }
+      Thread.sleep(2000);
+    }
+    return -1;
+  }
+
+  private static double mean(long[] perSecond) {
+    return perSecond.length == 0 ? 0 : Arrays.stream(perSecond).average().orElse(0);
+  }
+
+  private JsonNode status() throws Exception {
+    File f = File.createTempFile("strata-chaos-status", ".json");
+    try {
+      runScript(List.of("status", "--dir", clusterDir.getPath(), "--json", f.getPath()), true);
+      return new ObjectMapper().readTree(f);
+    } finally {
+      f.delete();
+    }
+  }
+
+  private void cluster(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(Arrays.asList(args));
+    cmd.add("--dir");
+    cmd.add(clusterDir.getPath());
+    runScript(cmd, false);
+  }
+
+  private void runScript(List<String> args, boolean statusMayFail) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(clusterScript.getPath());
+    cmd.addAll(args);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(300, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IOException(String.join(" ", cmd) + ": no exit within 300 s");
+    }
+    // status exits 3 while a daemon is down: its JSON is what is wanted.
+    if (p.exitValue() != 0 && !(statusMayFail && p.exitValue() == 3)) {
+      throw new IOException(String.join(" ", cmd) + " exited " + p.exitValue() + ": " + output);
+    }
+  }
+}

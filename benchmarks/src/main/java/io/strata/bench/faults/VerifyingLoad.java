@@ -1,0 +1,235 @@
+package io.strata.bench.faults;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A load that cannot be fooled about what it wrote: writer threads issue single Puts, batched
+ * Puts, Increments and checkAndMutates, and record each write only after HBase acknowledged it
+ * (a call that failed or timed out is counted as attempted, not acknowledged). {@link #verify}
+ * reads every acknowledged write back: a Put whose value is not there is lost; a counter below
+ * its acknowledged Increments lost one, above its attempted Increments applied one twice.
+ * Thread-safe: writers run on their own threads, {@link #verify} and {@link #ackedPerSecond}
+ * from any.
+ */
+final class VerifyingLoad implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(VerifyingLoad.class);
+  static final byte[] FAMILY = Bytes.toBytes("d");
+  private static final byte[] QUALIFIER = Bytes.toBytes("v");
+  private static final byte[] COUNT = Bytes.toBytes("n");
+  private static final int COUNTERS = 16;
+  private static final int BATCH = 10;
+
+  private final Connection connection;
+  private final TableName table;
+  private final int valueBytes;
+  /** Acknowledged Puts (single, batched, checkAndMutate): row to the value's first 8 bytes. */
+  private final Map<String, Long> acked = new ConcurrentHashMap<>();
+  private final AtomicLongArray incrementsAcked = new AtomicLongArray(COUNTERS);
+  private final AtomicLongArray incrementsAttempted = new AtomicLongArray(COUNTERS);
+  private final AtomicLong failedCalls = new AtomicLong();
+  /** Acknowledged operations per second since start, by second. */
+  private final AtomicLongArray perSecond = new AtomicLongArray(24 * 3600);
+  private final long startNanos = System.nanoTime();
+  private final AtomicBoolean stop = new AtomicBoolean();
+  private final List<Thread> writers = new ArrayList<>();
+
+  VerifyingLoad(Connection connection, TableName table, int threads, int valueBytes) {
+    this.connection = connection;
+    this.table = table;
+    this.valueBytes = valueBytes;
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      Thread w = new Thread(() -> write(id), "verifying-writer-" + t);
+      w.setDaemon(true);
+      writers.add(w);
+    }
+  }
+
+  void start() {
+    writers.forEach(Thread::start);
+  }
+
+  /** Seconds since the load started. */
+  double elapsedS() {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  /** Acknowledged operations in each whole second from {@code fromS} (inclusive) to {@code toS}. */
+  long[] ackedPerSecond(int fromS, int toS) {
+    long[] out = new long[Math.max(0, toS - fromS)];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = perSecond.get(fromS + i);
+    }
+    return out;
+  }
+
+  long ackedWrites() {
+    long n = acked.size();
+    for (int i = 0; i < COUNTERS; i++) {
+      n += incrementsAcked.get(i);
+    }
+    return n;
+  }
+
+  long failedCalls() {
+    return failedCalls.get();
+  }
+
+  private void ack() {
+    int s = (int) Math.min(perSecond.length() - 1, elapsedS());
+    perSecond.incrementAndGet(s);
+  }
+
+  private void write(int id) {
+    long seq = 0;
+    try (Table t = connection.getTable(table)) {
+      while (!stop.get()) {
+        int op = ThreadLocalRandom.current().nextInt(10);
+        seq++;
+        try {
+          if (op < 4) {
+            String row = String.format("p-%02d-%010d", id, seq);
+            long v = ThreadLocalRandom.current().nextLong();
+            t.put(new Put(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER, value(v)));
+            acked.put(row, v);
+          } else if (op < 6) {
+            List<Put> batch = new ArrayList<>(BATCH);
+            long[] vs = new long[BATCH];
+            for (int b = 0; b < BATCH; b++) {
+              vs[b] = ThreadLocalRandom.current().nextLong();
+              batch.add(new Put(Bytes.toBytes(String.format("b-%02d-%010d-%02d", id, seq, b)))
+                .addColumn(FAMILY, QUALIFIER, value(vs[b])));
+            }
+            t.put(batch);
+            for (int b = 0; b < BATCH; b++) {
+              acked.put(String.format("b-%02d-%010d-%02d", id, seq, b), vs[b]);
+            }
+          } else if (op < 8) {
+            int c = ThreadLocalRandom.current().nextInt(COUNTERS);
+            incrementsAttempted.incrementAndGet(c);
+            t.increment(new Increment(counterRow(c)).addColumn(FAMILY, COUNT, 1));
+            incrementsAcked.incrementAndGet(c);
+          } else {
+            String row = String.format("c-%02d-%010d", id, seq);
+            long v = ThreadLocalRandom.current().nextLong();
+            boolean done = t.checkAndMutate(CheckAndMutate.newBuilder(Bytes.toBytes(row))
+              .ifNotExists(FAMILY, QUALIFIER)
+              .build(new Put(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER, value(v))))
+              .isSuccess();
+            if (done) {
+              acked.put(row, v);
+            }
+          }
+          ack();
+        } catch (IOException | RuntimeException e) {
+          // Not acknowledged: nothing is recorded (an Increment stays attempted).
+          failedCalls.incrementAndGet();
+          if (failedCalls.get() % 100 == 1) {
+            LOG.info("Writer {}: call failed ({} so far): {}", id, failedCalls.get(), e.toString());
+          }
+        }
+      }
+    } catch (IOException e) {
+      LOG.error("Writer {} could not open table {}", id, table, e);
+    }
+  }
+
+  private byte[] value(long v) {
+    byte[] b = new byte[valueBytes];
+    System.arraycopy(Bytes.toBytes(v), 0, b, 0, 8);
+    return b;
+  }
+
+  private static byte[] counterRow(int c) {
+    return Bytes.toBytes(String.format("i-%02d", c));
+  }
+
+  /** What {@link #verify} found. */
+  record Verdict(long checked, long lost, long duplicated, List<String> examples) {
+  }
+
+  /**
+   * Reads back every write acknowledged so far (the load may go on meanwhile: later writes are
+   * not in the snapshot).
+   */
+  Verdict verify() throws IOException {
+    Map<String, Long> snapshot = Map.copyOf(acked);
+    long[] counterAcked = new long[COUNTERS];
+    for (int i = 0; i < COUNTERS; i++) {
+      counterAcked[i] = incrementsAcked.get(i);
+    }
+    long lost = 0;
+    long duplicated = 0;
+    List<String> examples = new ArrayList<>();
+    try (Table t = connection.getTable(table)) {
+      List<String> rows = new ArrayList<>(snapshot.keySet());
+      for (int from = 0; from < rows.size(); from += 500) {
+        List<String> part = rows.subList(from, Math.min(rows.size(), from + 500));
+        List<Get> gets = new ArrayList<>(part.size());
+        for (String r : part) {
+          gets.add(new Get(Bytes.toBytes(r)).addColumn(FAMILY, QUALIFIER));
+        }
+        Result[] results = t.get(gets);
+        for (int i = 0; i < results.length; i++) {
+          byte[] v = results[i].getValue(FAMILY, QUALIFIER);
+          if (v == null || v.length < 8
+            || Bytes.toLong(Arrays.copyOf(v, 8)) != snapshot.get(part.get(i))) {
+            lost++;
+            if (examples.size() < 5) {
+              examples.add("acknowledged Put of " + part.get(i) + " not read back");
+            }
+          }
+        }
+      }
+      for (int c = 0; c < COUNTERS; c++) {
+        Result r = t.get(new Get(counterRow(c)).addColumn(FAMILY, COUNT));
+        byte[] v = r.getValue(FAMILY, COUNT);
+        long n = v == null ? 0 : Bytes.toLong(v);
+        // Attempted is read after the value: an Increment applied since the read is in it too.
+        long attempted = incrementsAttempted.get(c);
+        if (n < counterAcked[c]) {
+          lost += counterAcked[c] - n;
+          examples.add("counter " + c + ": " + n + " < " + counterAcked[c] + " acknowledged");
+        } else if (n > attempted) {
+          duplicated += n - attempted;
+          examples.add("counter " + c + ": " + n + " > " + attempted + " attempted");
+        }
+      }
+    }
+    return new Verdict(snapshot.size() + COUNTERS, lost, duplicated, examples);
+  }
+
+  @Override
+  public void close() {
+    stop.set(true);
+    for (Thread w : writers) {
+      try {
+        w.join(120_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}
