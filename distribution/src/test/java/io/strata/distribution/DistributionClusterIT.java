@@ -97,7 +97,7 @@ public class DistributionClusterIT {
   private static boolean stopped;
 
   @Test
-  public void a_everyDaemonIsItsOwnProcess() {
+  public void a_everyDaemonIsItsOwnProcess() throws Exception {
     Set<Long> pids = new HashSet<>();
     List<String> roles = new ArrayList<>();
     for (JsonNode d : status.get("daemons")) {
@@ -118,7 +118,27 @@ public class DistributionClusterIT {
         hosts.add(d.get("host").asText());
       }
       assertEquals(Set.of("10.213.0.10", "10.213.0.11", "10.213.0.12", "10.213.0.13"), hosts);
+      // Each host names its peers at once, both ways: a lookup that waited for the machine's
+      // resolver (unreachable from the bridge) took 10 s and made `up` take 4 minutes.
+      assertEquals("10.213.0.10", resolve("strata-h1", "strata-nn"));
+      assertEquals("strata-h2", resolve("strata-nn", "10.213.0.12"));
     }
+  }
+
+  /** {@code getent hosts NAME} inside network namespace strata-HOST, within 3 s. */
+  private static String resolve(String host, String name) throws Exception {
+    Process p = new ProcessBuilder("ip", "netns", "exec", host, "getent", "hosts", name)
+      .redirectErrorStream(true).start();
+    long t0 = System.nanoTime();
+    assertTrue("resolving " + name + " in " + host + " took over 3 s",
+      p.waitFor(3, TimeUnit.SECONDS));
+    String[] out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim()
+      .split("\\s+");
+    assertEquals("getent hosts " + name + " in " + host + ": " + String.join(" ", out), 0,
+      p.exitValue());
+    System.err.printf("DistributionClusterIT: %s resolves %s in %.1f ms%n", host, name,
+      (System.nanoTime() - t0) / 1e6);
+    return name.equals(out[0]) ? out[1] : out[0];
   }
 
   /** Root, iproute2, and a network namespace can be made here (not inside every container). */
@@ -223,6 +243,14 @@ public class DistributionClusterIT {
     for (JsonNode d : status.get("daemons")) {
       assertFalse(d + " still running after down",
         ProcessHandle.of(d.get("pid").asLong()).map(ProcessHandle::isAlive).orElse(false));
+    }
+    // Layer by layer: every RegionServer closed its regions and stopped on TERM, none was
+    // killed (TERM to every daemon at once left them retrying a stopped ZooKeeper for 30 s).
+    String downLog = Files.readString(new File("target/it-work/commands.log").toPath());
+    downLog = downLog.substring(downLog.lastIndexOf("$ bin/strata-cluster down"));
+    assertFalse(downLog, downLog.contains("killing it"));
+    if (netns) {
+      assertFalse("/etc/netns/strata-nn left behind", new File("/etc/netns/strata-nn").exists());
     }
     // down again: nothing to stop, no error
     run(home, 60, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
