@@ -265,6 +265,25 @@ public final class HdfsKeys {
   }
 
   /**
+   * Milliseconds the in-process satisfier may hold files taken from the NameNode without
+   * finishing a file or a block move before it counts as stalled. It then logs, per file it
+   * holds, why the file is not on its tier (too few replicas, no live DataNode with room on a
+   * storage type) and restarts, which re-reads the live DataNodes and their free space (upstream
+   * re-reads them every {@code dfs.storage.policy.satisfier.datanode.cache.refresh.interval.ms},
+   * 5 minutes) and retries the moves it was waiting on (upstream after
+   * {@code dfs.storage.policy.satisfier.self.retry.timeout.millis}, 5 minutes). While it stays
+   * stalled the period doubles up to 16 times this value. Default {@value #SPS_STALL_MS_DEFAULT};
+   * must be positive.
+   */
+  public static final String SPS_STALL_MS = "strata.sps.stall.ms";
+  public static final long SPS_STALL_MS_DEFAULT = 120_000;
+
+  /** {@link #SPS_STALL_MS}; must be positive. */
+  public static long spsStallMs(Configuration conf) {
+    return positiveMs(conf, SPS_STALL_MS, SPS_STALL_MS_DEFAULT);
+  }
+
+  /**
    * Milliseconds without any block of the awaited files reaching its tier after which whoever
    * waits on moves ({@code strata mover}, {@code strata migrate}, the demo, the tier mover) says
    * that the satisfier makes no progress, naming the satisfier it sees. Default

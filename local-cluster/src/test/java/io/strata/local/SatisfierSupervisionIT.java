@@ -28,7 +28,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.junit.Test;
 
 /**
@@ -135,6 +139,78 @@ public class SatisfierSupervisionIT {
           "Restarts"));
         assertTrue(analyses.get() > files.size());
       }
+    }
+  }
+
+  /** The most free space on an SSD volume of any live DataNode, as the NameNode has it. */
+  private static long ssdRoom(DistributedFileSystem fs) throws IOException {
+    long most = 0;
+    for (DatanodeStorageReport dn : fs.getClient().getDatanodeStorageReport(
+      HdfsConstants.DatanodeReportType.LIVE)) {
+      for (StorageReport r : dn.getStorageReports()) {
+        if (r.getStorage().getStorageType() == StorageType.SSD) {
+          most = Math.max(most, r.getRemaining());
+        }
+      }
+    }
+    return most;
+  }
+
+  private static void waitFor(String what, long ms, Check check) throws Exception {
+    long deadline = System.currentTimeMillis() + ms;
+    while (!check.ok()) {
+      assertTrue(what + " not within " + ms + " ms", System.currentTimeMillis() < deadline);
+      Thread.sleep(250);
+    }
+  }
+
+  interface Check {
+    boolean ok() throws Exception;
+  }
+
+  /**
+   * No DataNode has room on SSD: upstream's satisfier retried the file forever, said why only in
+   * its debug log, and saw a DataNode that joined with room only at its next DataNode refresh, 5
+   * minutes on. Here it counts as stalled, says why (naming the tier and the space), restarts,
+   * and the file reaches SSD within seconds of the new DataNode joining.
+   */
+  @Test
+  public void saysWhyItStallsAndSeesNewRoomAtOnce() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-stall")
+      .blockSizeBytes(1L << 20).ssdBytesPerDataNode(1L << 19).startTierMover(false)
+      .dfs(HdfsKeys.SPS_STALL_MS, "3000"))) {
+      DistributedFileSystem fs = c.fileSystem();
+      assertTrue("SSD volumes smaller than a block", ssdRoom(fs) < (1 << 20));
+      fs.mkdirs(new Path("/ssd"));
+      Path file = new Path("/ssd/one");
+      try (FSDataOutputStream out = fs.create(file, (short) 1)) {
+        out.write(new byte[1 << 20]);
+      }
+      fs.setStoragePolicy(new Path("/ssd"), "ALL_SSD");
+      fs.satisfyStoragePolicy(file);
+
+      InProcessSatisfier sps = c.satisfier();
+      waitFor("a stall", 30_000, () -> sps.stalls() > 0);
+      SatisfierStatus s = sps.status();
+      assertTrue(s.toString(), s.running());
+      assertTrue(s.toString(), s.lastStall().contains("no live DataNode has room on SSD"));
+      assertTrue(s.toJson().toString(), s.toJson().get("stalls").asLong() > 0);
+      assertFalse(s.toString(), PlacementCheck.satisfied(fs, file));
+
+      // A DataNode with room on SSD joins.
+      MiniDFSCluster mc = c.miniCluster();
+      mc.startDataNodes(new Configuration(c.configuration()), 1,
+        new StorageType[][] { { StorageType.SSD, StorageType.DISK } }, true, null, null, null,
+        null, null, false, false, false, null, null, null);
+      mc.waitActive();
+      waitFor("room on SSD", 30_000, () -> ssdRoom(fs) >= (1 << 20));
+      long joined = System.currentTimeMillis();
+      waitFor("the file on SSD after a DataNode with room joined; satisfier " + sps.status(),
+        60_000, () -> PlacementCheck.satisfied(fs, file));
+      System.err.printf("SatisfierSupervisionIT: on SSD %d ms after a DataNode with room "
+        + "joined, %d stalls%n", System.currentTimeMillis() - joined, sps.stalls());
+      assertOnSsd(fs, List.of(file));
+      assertEquals(0, sps.restarts());
     }
   }
 

@@ -5,6 +5,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -15,11 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.StoragePolicySatisfierMode;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.sps.StoragePolicySatisfier;
@@ -44,7 +49,15 @@ import org.slf4j.LoggerFactory;
  * doubles up to {@link HdfsKeys#SPS_RESTART_BACKOFF_MAX_MS} while it keeps failing soon after a
  * restart. Restarts are counted in {@link #status()} and in the JMX bean
  * {@code Hadoop:service=StrataSatisfier,name=Satisfier-<host>-<port>} ({@code Restarts},
- * {@code Running}, {@code LastFailure}).
+ * {@code Running}, {@code LastFailure}, {@code Stalls}, {@code LastStall}).
+ *
+ * <p>Stalls: upstream's satisfier retries a file it cannot move forever and says why only in its
+ * debug log, re-reads the live DataNodes and their free space only every 5 minutes, and retries
+ * a move whose DataNode went away only after 5 minutes more; meanwhile it looks healthy. Here a
+ * satisfier that holds files without finishing one or a block move for
+ * {@link HdfsKeys#SPS_STALL_MS} counts as stalled: why each file it holds is not on its tier is
+ * logged ({@link StallDiagnosis}), and it is restarted, which re-reads the DataNodes and hands
+ * it the files again. While it stays stalled the period doubles, up to 16 times the setting.
  *
  * <p>Thread-safe: the satisfier's own threads call the context; restarts and close are serialised
  * on this object.
@@ -72,11 +85,20 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
   private final long backoffMaxMs;
   private final String threadName;
   private final AtomicLong restarts = new AtomicLong();
+  private final AtomicLong stalls = new AtomicLong();
+  private final long stallMs;
   private final ObjectName bean;
 
   private volatile boolean closing;
   private volatile boolean restartPending;
   private volatile String lastFailure;
+  private volatile String lastStall;
+  /** The satisfier's thread now, joined before a restart starts the next one. */
+  private volatile Thread satisfierThread;
+  /** Set while a stall restart stops the thread, which then must not schedule a restart. */
+  private volatile boolean stoppingForStall;
+  /** Supervisor thread only: the stall period now (doubles while stalled). */
+  private long currentStallMs;
   private long nextBackoffMs;
   private long startedAt;
 
@@ -87,6 +109,8 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     this.backoffMs = HdfsKeys.spsRestartBackoffMs(conf);
     this.backoffMaxMs = HdfsKeys.spsRestartBackoffMaxMs(conf);
     this.nextBackoffMs = backoffMs;
+    this.stallMs = HdfsKeys.spsStallMs(conf);
+    this.currentStallMs = stallMs;
     this.threadName = "StoragePolicySatisfier-" + nameNode.getAuthority();
     this.sps = new Supervised(conf);
     this.context = new TrackingContext(sps, connector, hook);
@@ -138,6 +162,9 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
         s.startedAt = System.currentTimeMillis();
         s.sps.start(StoragePolicySatisfierMode.EXTERNAL);
       }
+      long period = Math.max(200, Math.min(10_000, s.stallMs / 4));
+      s.supervisor.scheduleWithFixedDelay(s::checkProgress, period, period,
+        TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
       connector.close();
       throw e;
@@ -160,12 +187,107 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
   public SatisfierStatus status() {
     boolean up = !closing && (sps.isRunning() || restartPending);
     return new SatisfierStatus(up, closing ? "stopped in this JVM" : "in this JVM for " + nameNode,
-      restarts.get(), lastFailure);
+      restarts.get(), lastFailure, stalls.get(), lastStall);
+  }
+
+  /** Times it was found stalled and restarted for it. */
+  public long stalls() {
+    return stalls.get();
+  }
+
+  /** On the supervisor thread: restarts a satisfier that holds files and makes no progress. */
+  private void checkProgress() {
+    try {
+      if (closing || restartPending) {
+        return;
+      }
+      if (context.inFlight.isEmpty()) {
+        context.progressed();
+        currentStallMs = stallMs;
+        return;
+      }
+      long idleMs = context.msSinceProgress();
+      if (idleMs < currentStallMs) {
+        return;
+      }
+      List<String> why = diagnose();
+      String summary = String.join(" | ", why);
+      lastStall = summary;
+      long n = stalls.incrementAndGet();
+      LOG.warn("Storage Policy Satisfier for {} made no progress for {} s holding {} files taken "
+        + "from the NameNode: {}. Restarting it, which re-reads the live DataNodes and their free "
+        + "space and retries the moves it waited on (stall {}; next check after {} s without "
+        + "progress)", nameNode, idleMs / 1000, context.inFlight.size(), summary, n,
+        Math.min(stallMs * 16, currentStallMs * 2) / 1000);
+      currentStallMs = Math.min(stallMs * 16, currentStallMs * 2);
+      restartForStall();
+    } catch (Throwable t) {
+      // Never let the check end: a scheduled task that throws is not run again.
+      LOG.error("Checking the progress of the Storage Policy Satisfier for {} failed", nameNode, t);
+    }
+  }
+
+  /** Why each of (up to five of) the files held is not on its tier. */
+  private List<String> diagnose() {
+    List<String> lines = new ArrayList<>();
+    Map<StorageType, Long> free;
+    try {
+      free = StallDiagnosis.mostFree(connector.getLiveDatanodeStorageReport());
+    } catch (IOException e) {
+      free = Map.of();
+      lines.add("live DataNodes not readable: " + e);
+    }
+    int shown = 0;
+    for (Long id : context.inFlight) {
+      if (shown++ == 5) {
+        lines.add((context.inFlight.size() - 5) + " more");
+        break;
+      }
+      try {
+        HdfsLocatedFileStatus f = context.located(id);
+        lines.add(StallDiagnosis.explain(id, f,
+          f == null ? null : context.getStoragePolicy(f.getStoragePolicy()), free));
+      } catch (IOException e) {
+        lines.add("inode " + id + ": not readable (" + e + ")");
+      }
+    }
+    return lines;
+  }
+
+  /** Stops the live satisfier thread, waits for it, and starts it again with the files held. */
+  private synchronized void restartForStall() throws InterruptedException {
+    if (closing) {
+      return;
+    }
+    Thread old = satisfierThread;
+    stoppingForStall = true;
+    try {
+      sps.stop(false);
+      if (old != null) {
+        old.join(10_000);
+        if (old.isAlive()) {
+          LOG.warn("The Storage Policy Satisfier thread {} has not stopped within 10 s; starting "
+            + "the next one anyway", old.getName());
+        }
+      }
+    } finally {
+      stoppingForStall = false;
+    }
+    context.joinCollectors(10_000);
+    // What the stopped thread had queued and in flight; the files come back through the
+    // context, and attempts it waited on are retried from the start.
+    sps.clearQueues();
+    int requeued = context.requeueInFlight();
+    startedAt = System.currentTimeMillis();
+    sps.start(StoragePolicySatisfierMode.EXTERNAL);
+    context.progressed();
+    LOG.info("Storage Policy Satisfier for {} restarted after a stall, {} files queued again",
+      nameNode, requeued);
   }
 
   /** Called on the satisfier's thread when it ends, whatever ended it. */
   private void threadEnded() {
-    if (closing) {
+    if (closing || stoppingForStall) {
       return;
     }
     Throwable cause = failureLog == null ? null : failureLog.take();
@@ -254,6 +376,7 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       // A name of its own, so that its log lines (and the failure log) tell it from another
       // namespace's satisfier in the same JVM.
       Thread.currentThread().setName(threadName);
+      satisfierThread = Thread.currentThread();
       try {
         super.run();
       } finally {
@@ -303,10 +426,33 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       return id;
     }
 
+    /** When a file or a block move last finished (or work last began), System.nanoTime(). */
+    private volatile long lastProgressNanos = System.nanoTime();
+
+    void progressed() {
+      lastProgressNanos = System.nanoTime();
+    }
+
+    long msSinceProgress() {
+      return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastProgressNanos);
+    }
+
+    /** The file with its blocks, without the analysis hook. */
+    HdfsLocatedFileStatus located(long inodeId) throws IOException {
+      return (HdfsLocatedFileStatus) super.getFileInfo(inodeId);
+    }
+
     @Override
     public void removeSPSHint(long inodeId) throws IOException {
       inFlight.remove(inodeId);
+      progressed();
       super.removeSPSHint(inodeId);
+    }
+
+    @Override
+    public void notifyMovementTriedBlocks(Block[] moveAttemptFinishedBlks) {
+      progressed();
+      super.notifyMovementTriedBlocks(moveAttemptFinishedBlks);
     }
 
     @Override
@@ -374,6 +520,10 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     long getRestarts();
 
     String getLastFailure();
+
+    long getStalls();
+
+    String getLastStall();
   }
 
   private final class Bean implements SatisfierMXBean {
@@ -390,6 +540,16 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     @Override
     public String getLastFailure() {
       return lastFailure == null ? "" : lastFailure;
+    }
+
+    @Override
+    public long getStalls() {
+      return stalls.get();
+    }
+
+    @Override
+    public String getLastStall() {
+      return lastStall == null ? "" : lastStall;
     }
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 
 /**
@@ -17,6 +18,9 @@ import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
  */
 public final class MoverIdHolder implements SatisfierHealth {
   private final DistributedFileSystem dfs;
+  /** The holder's host name read from the file with this inode id (a new holder, a new file). */
+  private volatile long holderFileId = -1;
+  private volatile String holderHost;
 
   public MoverIdHolder(DistributedFileSystem dfs) {
     this.dfs = dfs;
@@ -28,23 +32,39 @@ public final class MoverIdHolder implements SatisfierHealth {
     try {
       closed = dfs.isFileClosed(HdfsServerConstants.MOVER_ID_PATH);
     } catch (FileNotFoundException e) {
-      return new SatisfierStatus(false, "no " + HdfsServerConstants.MOVER_ID_PATH + " on "
-        + dfs.getUri(), SatisfierStatus.UNKNOWN, null);
+      return SatisfierStatus.seenFromOutside(false, "no " + HdfsServerConstants.MOVER_ID_PATH
+        + " on " + dfs.getUri());
     }
     if (closed) {
-      return new SatisfierStatus(false, HdfsServerConstants.MOVER_ID_PATH + " on " + dfs.getUri()
-        + " has no holder", SatisfierStatus.UNKNOWN, null);
+      return SatisfierStatus.seenFromOutside(false, HdfsServerConstants.MOVER_ID_PATH + " on "
+        + dfs.getUri() + " has no holder");
     }
-    return new SatisfierStatus(true, "held by " + holderHost() + " ("
-      + HdfsServerConstants.MOVER_ID_PATH + ")", SatisfierStatus.UNKNOWN, null);
+    return SatisfierStatus.seenFromOutside(true, "held by " + holderHost() + " ("
+      + HdfsServerConstants.MOVER_ID_PATH + ")");
   }
 
   private String holderHost() {
-    // The holder writes its host name and flushes it; a reader sees the flushed bytes.
-    try (FSDataInputStream in = dfs.open(HdfsServerConstants.MOVER_ID_PATH)) {
-      byte[] b = new byte[256];
-      int n = in.read(b);
-      return n > 0 ? new String(b, 0, n, StandardCharsets.UTF_8).trim() : "an unnamed host";
+    // The holder writes its host name and flushes it; a reader sees the flushed bytes. Read once
+    // per holder: the file's only block stays under construction while the holder lives, and a
+    // DataNode of its pipeline that died leaves a replica that cannot be read, which a read at
+    // every look would stumble on (a warning with a stack trace each time).
+    try {
+      HdfsFileStatus st =
+        dfs.getClient().getFileInfo(HdfsServerConstants.MOVER_ID_PATH.toUri().getPath());
+      if (st == null) {
+        return "an unknown host";
+      }
+      long id = st.getFileId();
+      if (id == holderFileId && holderHost != null) {
+        return holderHost;
+      }
+      try (FSDataInputStream in = dfs.open(HdfsServerConstants.MOVER_ID_PATH)) {
+        byte[] b = new byte[256];
+        int n = in.read(b);
+        holderHost = n > 0 ? new String(b, 0, n, StandardCharsets.UTF_8).trim() : "an unnamed host";
+        holderFileId = id;
+        return holderHost;
+      }
     } catch (IOException e) {
       return "an unknown host";
     }

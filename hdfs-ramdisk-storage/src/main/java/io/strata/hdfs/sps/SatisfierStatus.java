@@ -13,10 +13,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param restarts restarts after it stopped unexpectedly, or {@link #UNKNOWN} for a satisfier in
  *   another process
  * @param lastFailure why it last stopped unexpectedly (exception and message), or null
+ * @param stalls times it held files without progress for {@code strata.sps.stall.ms} and was
+ *   restarted for it, or {@link #UNKNOWN} for a satisfier in another process
+ * @param lastStall why the files it held were not on their tier at its last stall, or null
  */
-public record SatisfierStatus(boolean running, String where, long restarts, String lastFailure) {
-  /** The restart count of a satisfier in another process: not known from here. */
+public record SatisfierStatus(boolean running, String where, long restarts, String lastFailure,
+  long stalls, String lastStall) {
+  /** The restart or stall count of a satisfier in another process: not known from here. */
   public static final long UNKNOWN = -1;
+
+  /** The status of a satisfier in another process, whose restarts and stalls are not known. */
+  public static SatisfierStatus seenFromOutside(boolean running, String where) {
+    return new SatisfierStatus(running, where, UNKNOWN, null, UNKNOWN, null);
+  }
 
   /** The status as the {@code satisfier} object of Strata's JSON reports. */
   public ObjectNode toJson() {
@@ -28,6 +37,12 @@ public record SatisfierStatus(boolean running, String where, long restarts, Stri
       n.putNull("last_failure");
     } else {
       n.put("last_failure", lastFailure);
+    }
+    n.put("stalls", stalls);
+    if (lastStall == null) {
+      n.putNull("last_stall");
+    } else {
+      n.put("last_stall", lastStall);
     }
     return n;
   }
@@ -41,6 +56,10 @@ public record SatisfierStatus(boolean running, String where, long restarts, Stri
     }
     if (lastFailure != null) {
       b.append(", last stopped by ").append(lastFailure);
+    }
+    if (stalls > 0) {
+      b.append(", stalled ").append(stalls).append(stalls == 1 ? " time" : " times")
+        .append(" (last: ").append(lastStall).append(')');
     }
     return b.toString();
   }
