@@ -452,7 +452,8 @@ public class TierMoverIT {
   }
 
   /**
-   * A directory rename of 100,000 files (0-byte, plus a few with blocks): every file is looked at,
+   * A directory rename of 20,000 files (0-byte, plus a few with blocks), 40 times the bound on
+   * what the mover may hold: every file is looked at,
    * the files with blocks are moved, the mover never holds more than its bound in memory, and the
    * state file is saved a few times, not once per event.
    */
@@ -461,7 +462,7 @@ public class TierMoverIT {
     try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("tier-mover-large")
       .blockSizeBytes(1L << 20).startTierMover(false))) {
       DistributedFileSystem fs = c.fileSystem();
-      int dirs = 100;
+      int dirs = 20;
       int perDir = 1_000;
       long start = System.currentTimeMillis();
       createEmptyFiles(c, "/big", dirs, perDir);
@@ -475,7 +476,7 @@ public class TierMoverIT {
       fs.mkdirs(p("/ssd"));
       fs.setStoragePolicy(p("/ssd"), "ALL_SSD");
 
-      int bound = 2_000;
+      int bound = 500;
       Configuration conf = new Configuration(c.configuration());
       conf.setInt(HdfsKeys.TIERMOVER_MAX_QUEUED, bound);
       conf.setLong(HdfsKeys.TIERMOVER_SETTLE_MS, 200);

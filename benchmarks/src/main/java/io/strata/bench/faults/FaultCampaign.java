@@ -53,7 +53,11 @@ public final class FaultCampaign {
     "kill-tier-mover");
   public static final List<String> ALL = List.of("kill-regionserver", "kill-master", "kill-datanode",
     "kill-namenode", "kill-tier-mover", "kill-satisfier", "kill-zookeeper", "stop-regionserver",
-    "stop-datanode");
+    "stop-datanode", "partition-host");
+  /** Faults that need a cluster started with {@code --netns}. */
+  static final List<String> NETNS_ONLY = List.of("partition-host");
+  /** How long a stopped daemon or a cut-off host stays so: longer than the 20 s RPC timeout. */
+  private static final int OUTAGE_S = 25;
 
   private static final String HEADER = "Injects faults into the multi-process cluster under a "
     + "load that records every acknowledged write, and reads it all back after each recovery.\n\n";
@@ -84,6 +88,9 @@ public final class FaultCampaign {
     o.addOption(null, "dir", true, "the running cluster's directory (bin/strata-cluster --dir)");
     o.addOption(null, "faults", true, "comma-separated faults (default: all): " + ALL);
     o.addOption(null, "quick", false, "only " + QUICK);
+    o.addOption(null, "random", true, "N faults drawn at random (with repeats) from --faults or "
+      + "all that apply to this cluster, each after 5 to 20 s of load: the random schedule");
+    o.addOption(null, "seed", true, "seed of --random (default: the clock; the report names it)");
     o.addOption(null, "threads", true, "writer threads (default 4)");
     o.addOption(null, "json", true, "write results.json here");
     o.addOption("h", "help", false, "this text");
@@ -121,7 +128,27 @@ public final class FaultCampaign {
     FaultCampaign c = new FaultCampaign(
       new File(cl.getOptionValue("dist-home"), "bin/strata-cluster"),
       new File(cl.getOptionValue("dir")), settings, out);
-    ObjectNode results = c.run(faults);
+    boolean netns = c.status().path("netns").asBoolean(false);
+    Schedule schedule;
+    if (cl.hasOption("random")) {
+      List<String> pool = new ArrayList<>(cl.hasOption("faults") ? faults : ALL);
+      if (!netns) {
+        pool.removeAll(NETNS_ONLY);
+      }
+      long seed = cl.hasOption("seed") ? Long.parseLong(cl.getOptionValue("seed"))
+        : System.currentTimeMillis();
+      schedule = Schedule.random(pool, (int) CommandLines.wholeNumber(cl, "random", 5, 1), seed);
+    } else {
+      for (String f : faults) {
+        if (!netns && NETNS_ONLY.contains(f)) {
+          System.err.println("strata chaos: fault '" + f + "' cuts a host off its network "
+            + "namespace's bridge: it needs a cluster started with 'strata cluster up --netns'");
+          return 2;
+        }
+      }
+      schedule = Schedule.fixed(faults, base.baselineS());
+    }
+    ObjectNode results = c.run(schedule);
     if (cl.hasOption("json")) {
       JsonReports.write(new File(cl.getOptionValue("json")), results);
       out.println("results written to " + cl.getOptionValue("json"));
@@ -139,8 +166,35 @@ public final class FaultCampaign {
     return true;
   }
 
+  /**
+   * Which faults, in which order, after how many seconds of load each; with the seed when drawn
+   * at random, so a run can be repeated.
+   */
+  public record Schedule(List<String> faults, List<Integer> loadBeforeS, Long seed) {
+    static Schedule fixed(List<String> faults, int loadBeforeS) {
+      return new Schedule(faults, java.util.Collections.nCopies(faults.size(), loadBeforeS),
+        null);
+    }
+
+    static Schedule random(List<String> pool, int n, long seed) {
+      java.util.Random r = new java.util.Random(seed);
+      List<String> f = new ArrayList<>();
+      List<Integer> gaps = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        f.add(pool.get(r.nextInt(pool.size())));
+        gaps.add(5 + r.nextInt(16));
+      }
+      return new Schedule(f, gaps, seed);
+    }
+  }
+
   /** Runs the faults one after the other under one load; the JSON document of the results. */
   public ObjectNode run(List<String> faults) throws Exception {
+    return run(Schedule.fixed(faults, s.baselineS()));
+  }
+
+  /** Runs a schedule under one load; the JSON document of the results. */
+  public ObjectNode run(Schedule schedule) throws Exception {
     JsonNode status = status();
     Configuration conf = HBaseConfiguration.create();
     conf.addResource(new Path(new File(status.get("conf").asText(), "hbase-site.xml").toURI()));
@@ -164,37 +218,60 @@ public final class FaultCampaign {
       }
       DistributedFileSystem dfs = (DistributedFileSystem) FileSystem.get(
         URI.create(status.get("hdfs").asText()), conf);
+      ArrayNode markers = doc.putArray("markers");
       try (VerifyingLoad load = new VerifyingLoad(conn, table, s.threads(), s.valueBytes())) {
         load.start();
-        for (String fault : faults) {
-          results.add(inject(fault, load, conn, dfs, conf));
+        for (int i = 0; i < schedule.faults().size(); i++) {
+          results.add(inject(schedule.faults().get(i), schedule.loadBeforeS().get(i), load, conn,
+            dfs, conf, markers));
+        }
+        // Acknowledged writes per second over the whole run, for the plot with the markers.
+        ArrayNode perSecond = doc.putArray("acked_per_s");
+        for (long n : load.ackedPerSecond(0, (int) load.elapsedS())) {
+          perSecond.add(n);
         }
       }
     }
+    ObjectNode sched = doc.putObject("schedule");
+    sched.put("random", schedule.seed() != null);
+    if (schedule.seed() != null) {
+      sched.put("seed", schedule.seed());
+    }
+    schedule.faults().forEach(sched.withArray("faults")::add);
+    schedule.loadBeforeS().forEach(sched.withArray("load_before_s")::add);
     doc.put("all_recovered", allRecovered(doc));
     return doc;
   }
 
-  private ObjectNode inject(String fault, VerifyingLoad load, Connection conn,
-    DistributedFileSystem dfs, Configuration conf) throws Exception {
+  private ObjectNode inject(String fault, int loadBeforeS, VerifyingLoad load, Connection conn,
+    DistributedFileSystem dfs, Configuration conf, ArrayNode markers) throws Exception {
     String daemon = fault.substring(fault.indexOf('-') + 1);
     String name = daemon.equals("regionserver") || daemon.equals("datanode") ? daemon + "-1"
-      : daemon;
-    out.printf(Locale.ROOT, "%s: %d s of load before it%n", fault, s.baselineS());
-    Thread.sleep(TimeUnit.SECONDS.toMillis(s.baselineS()));
+      : daemon.equals("host") ? "strata-h1" : daemon;
+    out.printf(Locale.ROOT, "%s: %d s of load before it%n", fault, loadBeforeS);
+    Thread.sleep(TimeUnit.SECONDS.toMillis(loadBeforeS));
     int faultAt = (int) load.elapsedS();
-    double before = mean(load.ackedPerSecond(faultAt - s.baselineS() + 1, faultAt));
+    double before = mean(load.ackedPerSecond(faultAt - loadBeforeS + 1, faultAt));
     if (fault.startsWith("kill-")) {
       cluster("kill", name);
       Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
       cluster("start", name);
+    } else if (fault.equals("partition-host")) {
+      // Host 1 (DataNode 1 and RegionServer 1) loses its network, its processes live on.
+      ip("link", "set", "st-h1", "down");
+      Thread.sleep(TimeUnit.SECONDS.toMillis(OUTAGE_S));
+      ip("link", "set", "st-h1", "up");
     } else {
       // Stopped for longer than the client's RPC timeout, then continued.
       cluster("kill", name, "--signal", "STOP");
-      Thread.sleep(25_000);
+      Thread.sleep(TimeUnit.SECONDS.toMillis(OUTAGE_S));
       cluster("kill", name, "--signal", "CONT");
     }
     int repairedAt = (int) load.elapsedS();
+    ObjectNode marker = markers.addObject();
+    marker.put("fault", fault);
+    marker.put("at_s", faultAt);
+    marker.put("repaired_at_s", repairedAt);
     // Writes resumed: the first second after the fault at half the rate before it or more.
     double resumedS = -1;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(s.recoverS());
@@ -298,6 +375,16 @@ public final class FaultCampaign {
       return new ObjectMapper().readTree(f);
     } finally {
       f.delete();
+    }
+  }
+
+  private static void ip(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("ip"));
+    cmd.addAll(Arrays.asList(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException(String.join(" ", cmd) + " failed: " + output);
     }
   }
 
