@@ -60,10 +60,9 @@ public final class HdfsKeys {
   public static final String TIERMOVER_CHECK_INTERVAL_MS = "strata.tiermover.check.interval.ms";
   public static final long TIERMOVER_CHECK_INTERVAL_MS_DEFAULT = 1_000;
 
-  /** {@link #TIERMOVER_CHECK_INTERVAL_MS}; must not be negative (0 checks every millisecond). */
+  /** {@link #TIERMOVER_CHECK_INTERVAL_MS}; must be positive. */
   public static long tierMoverCheckIntervalMs(Configuration conf) {
-    return Math.max(1, nonNegativeMs(conf, TIERMOVER_CHECK_INTERVAL_MS,
-      TIERMOVER_CHECK_INTERVAL_MS_DEFAULT));
+    return positiveMs(conf, TIERMOVER_CHECK_INTERVAL_MS, TIERMOVER_CHECK_INTERVAL_MS_DEFAULT);
   }
 
   /** Upper bound of the check interval, in milliseconds. Default 10000. */
@@ -72,12 +71,12 @@ public final class HdfsKeys {
   public static final long TIERMOVER_CHECK_INTERVAL_MAX_MS_DEFAULT = 10_000;
 
   /**
-   * {@link #TIERMOVER_CHECK_INTERVAL_MAX_MS}; must not be negative, and counts as at least the
-   * check interval.
+   * {@link #TIERMOVER_CHECK_INTERVAL_MAX_MS}; must be positive, and counts as at least the check
+   * interval.
    */
   public static long tierMoverCheckIntervalMaxMs(Configuration conf) {
     long checkMs = tierMoverCheckIntervalMs(conf);
-    return Math.max(checkMs, nonNegativeMs(conf, TIERMOVER_CHECK_INTERVAL_MAX_MS,
+    return Math.max(checkMs, positiveMs(conf, TIERMOVER_CHECK_INTERVAL_MAX_MS,
       TIERMOVER_CHECK_INTERVAL_MAX_MS_DEFAULT));
   }
 
@@ -88,9 +87,9 @@ public final class HdfsKeys {
   public static final String TIERMOVER_REREQUEST_MS = "strata.tiermover.rerequest.ms";
   public static final long TIERMOVER_REREQUEST_MS_DEFAULT = 30_000;
 
-  /** {@link #TIERMOVER_REREQUEST_MS}; must not be negative. */
+  /** {@link #TIERMOVER_REREQUEST_MS}; must be positive. */
   public static long tierMoverRerequestMs(Configuration conf) {
-    return nonNegativeMs(conf, TIERMOVER_REREQUEST_MS, TIERMOVER_REREQUEST_MS_DEFAULT);
+    return positiveMs(conf, TIERMOVER_REREQUEST_MS, TIERMOVER_REREQUEST_MS_DEFAULT);
   }
 
   /**
@@ -100,9 +99,9 @@ public final class HdfsKeys {
   public static final String TIERMOVER_GIVE_UP_MS = "strata.tiermover.give.up.ms";
   public static final long TIERMOVER_GIVE_UP_MS_DEFAULT = 600_000;
 
-  /** {@link #TIERMOVER_GIVE_UP_MS}; must not be negative. */
+  /** {@link #TIERMOVER_GIVE_UP_MS}; must be positive. */
   public static long tierMoverGiveUpMs(Configuration conf) {
-    return nonNegativeMs(conf, TIERMOVER_GIVE_UP_MS, TIERMOVER_GIVE_UP_MS_DEFAULT);
+    return positiveMs(conf, TIERMOVER_GIVE_UP_MS, TIERMOVER_GIVE_UP_MS_DEFAULT);
   }
 
   /**
@@ -131,7 +130,7 @@ public final class HdfsKeys {
 
   /** {@link #TIERMOVER_MAX_QUEUED}; must be at least 1. */
   public static int tierMoverMaxQueued(Configuration conf) {
-    int v = conf.getInt(TIERMOVER_MAX_QUEUED, TIERMOVER_MAX_QUEUED_DEFAULT);
+    int v = (int) number(conf, TIERMOVER_MAX_QUEUED, TIERMOVER_MAX_QUEUED_DEFAULT, true);
     if (v < 1) {
       throw new IllegalArgumentException(TIERMOVER_MAX_QUEUED + " must be at least 1: "
         + conf.get(TIERMOVER_MAX_QUEUED));
@@ -147,9 +146,9 @@ public final class HdfsKeys {
   public static final String TIERMOVER_SAVE_INTERVAL_MS = "strata.tiermover.save.interval.ms";
   public static final long TIERMOVER_SAVE_INTERVAL_MS_DEFAULT = 5_000;
 
-  /** {@link #TIERMOVER_SAVE_INTERVAL_MS}; must not be negative. */
+  /** {@link #TIERMOVER_SAVE_INTERVAL_MS}; must be positive. */
   public static long tierMoverSaveIntervalMs(Configuration conf) {
-    return nonNegativeMs(conf, TIERMOVER_SAVE_INTERVAL_MS, TIERMOVER_SAVE_INTERVAL_MS_DEFAULT);
+    return positiveMs(conf, TIERMOVER_SAVE_INTERVAL_MS, TIERMOVER_SAVE_INTERVAL_MS_DEFAULT);
   }
 
   /**
@@ -302,7 +301,7 @@ public final class HdfsKeys {
    * {@code 30s}); an {@link IllegalArgumentException} naming the key when it is not positive.
    */
   private static long positiveMs(Configuration conf, String key, long dflt) {
-    long v = conf.getTimeDuration(key, dflt, TimeUnit.MILLISECONDS);
+    long v = durationMs(conf, key, dflt);
     if (v <= 0) {
       throw new IllegalArgumentException(key + " must be positive: " + conf.get(key));
     }
@@ -311,11 +310,21 @@ public final class HdfsKeys {
 
   /** As {@link #positiveMs}, for keys where 0 is allowed. */
   private static long nonNegativeMs(Configuration conf, String key, long dflt) {
-    long v = conf.getTimeDuration(key, dflt, TimeUnit.MILLISECONDS);
+    long v = durationMs(conf, key, dflt);
     if (v < 0) {
       throw new IllegalArgumentException(key + " must not be negative: " + conf.get(key));
     }
     return v;
+  }
+
+  /** Hadoop's duration syntax; a value it cannot read is refused naming the key and the value. */
+  private static long durationMs(Configuration conf, String key, long dflt) {
+    try {
+      return conf.getTimeDuration(key, dflt, TimeUnit.MILLISECONDS);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + ": '" + conf.get(key) + "' is not a duration (a "
+        + "number of milliseconds, or with a unit such as 30s)");
+    }
   }
 
   /** A plain number (no unit): the chooser's keys are read by the DataNode, once, at start. */

@@ -122,22 +122,22 @@ public final class HybridRpcKeys {
 
     /** {@link #RETRY_MS}. */
     public static long retryMs(Configuration conf) {
-      return conf.getLong(RETRY_MS, RETRY_MS_DEFAULT);
+      return positive(conf, RETRY_MS, RETRY_MS_DEFAULT);
     }
 
     /** {@link #CONNECT_TIMEOUT_MS}. */
     public static long connectTimeoutMs(Configuration conf) {
-      return conf.getLong(CONNECT_TIMEOUT_MS, CONNECT_TIMEOUT_MS_DEFAULT);
+      return positive(conf, CONNECT_TIMEOUT_MS, CONNECT_TIMEOUT_MS_DEFAULT);
     }
 
     /** {@link #POLL_US}, not negative. */
     public static long pollUs(Configuration conf) {
-      return notNegative(POLL_US, conf.getLong(POLL_US, POLL_US_DEFAULT));
+      return notNegative(POLL_US, whole(conf, POLL_US, POLL_US_DEFAULT));
     }
 
     /** {@link #POLLERS}, not negative (0: half the JVM's processors). */
     public static int pollers(Configuration conf) {
-      return (int) notNegative(POLLERS, conf.getInt(POLLERS, POLLERS_DEFAULT));
+      return range(conf, POLLERS, POLLERS_DEFAULT, 0, 1024);
     }
   }
 
@@ -191,7 +191,7 @@ public final class HybridRpcKeys {
 
     /** {@link #PORT}. */
     public static int port(Configuration conf) {
-      return conf.getInt(PORT, PORT_DEFAULT);
+      return range(conf, PORT, PORT_DEFAULT, 0, 65_535);
     }
 
     /** {@link #BIND_ADDRESS}, blanks around it dropped: empty, {@code auto} or an address. */
@@ -204,7 +204,7 @@ public final class HybridRpcKeys {
      * naming the key.
      */
     public static long tokenTtlMs(Configuration conf) {
-      return conf.getLong(TOKEN_TTL_MS, TOKEN_TTL_MS_DEFAULT);
+      return positive(conf, TOKEN_TTL_MS, TOKEN_TTL_MS_DEFAULT);
     }
 
     /** {@link #MAX_ENDPOINTS}, in [0, 65536] (0: no endpoint is offered). */
@@ -242,20 +242,41 @@ public final class HybridRpcKeys {
 
     /** {@link #POLL_US}, not negative. */
     public static long pollUs(Configuration conf) {
-      return notNegative(POLL_US, conf.getLong(POLL_US, POLL_US_DEFAULT));
+      return notNegative(POLL_US, whole(conf, POLL_US, POLL_US_DEFAULT));
     }
 
     /** {@link #POLLERS}, not negative. */
     public static int pollers(Configuration conf) {
-      return (int) notNegative(POLLERS, conf.getInt(POLLERS, POLLERS_DEFAULT));
+      return range(conf, POLLERS, POLLERS_DEFAULT, 0, 1024);
     }
   }
 
   /** An int key in [min, max]; outside, an error naming the key, its value and the range. */
   static int range(Configuration conf, String key, int dflt, int min, int max) {
-    int v = conf.getInt(key, dflt);
+    long v = whole(conf, key, dflt);
     if (v < min || v > max) {
       throw new IllegalArgumentException(key + "=" + v + " is outside [" + min + ", " + max + "]");
+    }
+    return (int) v;
+  }
+
+  /** The key's whole-number value, or {@code dflt} when unset; refused naming key and value. */
+  private static long whole(Configuration conf, String key, long dflt) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
+      return dflt;
+    }
+    try {
+      return Long.parseLong(raw);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + "=" + raw + " is not a whole number");
+    }
+  }
+
+  private static long positive(Configuration conf, String key, long dflt) {
+    long v = whole(conf, key, dflt);
+    if (v <= 0) {
+      throw new IllegalArgumentException(key + "=" + v + " must be positive");
     }
     return v;
   }
