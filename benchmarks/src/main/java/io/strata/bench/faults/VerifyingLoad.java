@@ -53,6 +53,11 @@ final class VerifyingLoad implements Closeable {
   private final long startNanos = System.nanoTime();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> writers = new ArrayList<>();
+  /**
+   * In every row key: this load's rows are its own, so what an earlier load left in the table
+   * (counters above all, whose value would count as Increments applied twice) is not counted.
+   */
+  private final String run = Long.toString(System.currentTimeMillis(), 36);
 
   VerifyingLoad(Connection connection, TableName table, int threads, int valueBytes) {
     this.connection = connection;
@@ -109,7 +114,7 @@ final class VerifyingLoad implements Closeable {
         seq++;
         try {
           if (op < 4) {
-            String row = String.format("p-%02d-%010d", id, seq);
+            String row = String.format("p-%s-%02d-%010d", run, id, seq);
             long v = ThreadLocalRandom.current().nextLong();
             t.put(new Put(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER, value(v)));
             acked.put(row, v);
@@ -118,12 +123,13 @@ final class VerifyingLoad implements Closeable {
             long[] vs = new long[BATCH];
             for (int b = 0; b < BATCH; b++) {
               vs[b] = ThreadLocalRandom.current().nextLong();
-              batch.add(new Put(Bytes.toBytes(String.format("b-%02d-%010d-%02d", id, seq, b)))
+              batch.add(new Put(Bytes.toBytes(
+                String.format("b-%s-%02d-%010d-%02d", run, id, seq, b)))
                 .addColumn(FAMILY, QUALIFIER, value(vs[b])));
             }
             t.put(batch);
             for (int b = 0; b < BATCH; b++) {
-              acked.put(String.format("b-%02d-%010d-%02d", id, seq, b), vs[b]);
+              acked.put(String.format("b-%s-%02d-%010d-%02d", run, id, seq, b), vs[b]);
             }
           } else if (op < 8) {
             int c = ThreadLocalRandom.current().nextInt(COUNTERS);
@@ -131,7 +137,7 @@ final class VerifyingLoad implements Closeable {
             t.increment(new Increment(counterRow(c)).addColumn(FAMILY, COUNT, 1));
             incrementsAcked.incrementAndGet(c);
           } else {
-            String row = String.format("c-%02d-%010d", id, seq);
+            String row = String.format("c-%s-%02d-%010d", run, id, seq);
             long v = ThreadLocalRandom.current().nextLong();
             boolean done = t.checkAndMutate(CheckAndMutate.newBuilder(Bytes.toBytes(row))
               .ifNotExists(FAMILY, QUALIFIER)
@@ -161,8 +167,8 @@ final class VerifyingLoad implements Closeable {
     return b;
   }
 
-  private static byte[] counterRow(int c) {
-    return Bytes.toBytes(String.format("i-%02d", c));
+  private byte[] counterRow(int c) {
+    return Bytes.toBytes(String.format("i-%s-%02d", run, c));
   }
 
   /** What {@link #verify} found. */
