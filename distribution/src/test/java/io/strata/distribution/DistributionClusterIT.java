@@ -225,8 +225,12 @@ public class DistributionClusterIT {
       Boolean.getBoolean("strata.chaos.quick"));
     JsonNode results = new FaultCampaign(new File(home, "bin/strata-cluster"), clusterDir,
       FaultCampaign.Settings.quick(), System.out).run(FaultCampaign.QUICK);
-    new ObjectMapper().writerWithDefaultPrettyPrinter()
-      .writeValue(new File("target/it-work/chaos-results.json"), results);
+    File report = new File("target/it-work/chaos");
+    io.strata.bench.faults.ChaosReport.write(report, results, "strata chaos --quick");
+    assertTrue(new File(report, "report.md").isFile());
+    java.awt.image.BufferedImage png = javax.imageio.ImageIO.read(new File(report,
+      "throughput.png"));
+    assertTrue("throughput.png decodes", png != null && png.getWidth() > 500);
     assertEquals(FaultCampaign.QUICK.size(), results.get("faults").size());
     assertEquals(FaultCampaign.QUICK.size(), results.get("markers").size());
     assertTrue(results.toString(), results.get("acked_per_s").size() > 30);

@@ -93,6 +93,8 @@ public final class FaultCampaign {
     o.addOption(null, "seed", true, "seed of --random (default: the clock; the report names it)");
     o.addOption(null, "threads", true, "writer threads (default 4)");
     o.addOption(null, "json", true, "write results.json here");
+    o.addOption(null, "report", true, "write results.json, report.md and throughput.png (writes "
+      + "per second, faults shaded) into this directory");
     o.addOption("h", "help", false, "this text");
     return o;
   }
@@ -152,6 +154,12 @@ public final class FaultCampaign {
     if (cl.hasOption("json")) {
       JsonReports.write(new File(cl.getOptionValue("json")), results);
       out.println("results written to " + cl.getOptionValue("json"));
+    }
+    if (cl.hasOption("report")) {
+      ChaosReport.write(new File(cl.getOptionValue("report")), results,
+        "strata chaos " + String.join(" ", args).replaceAll("--(dist-home|dir) \\S+ ?", "")
+          .trim());
+      out.println("report written to " + cl.getOptionValue("report") + "/report.md");
     }
     return allRecovered(results) ? 0 : 1;
   }

@@ -1,0 +1,114 @@
+package io.strata.bench.faults;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.media.LineChart;
+import io.strata.cli.JsonReports;
+import java.awt.Color;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The report of a fault campaign: {@code results.json} as {@link FaultCampaign} made it,
+ * {@code throughput.png} (acknowledged writes per second over the run, each fault shaded from
+ * its injection to its repair) and {@code report.md} (a row per fault, and whose behaviour each
+ * recovery time is: upstream HBase's or HDFS's, or Strata's). Stateless; thread-safe.
+ */
+public final class ChaosReport {
+  /** Whose machinery a fault's recovery runs through, for the report. */
+  private static final Map<String, String> WHOSE = Map.of(
+    "kill-regionserver", "HBase: its regions are reassigned once its ZooKeeper session expires "
+      + "(`zookeeper.session.timeout`, 90 s by default) and its WAL is split and replayed",
+    "kill-master", "HBase: clients keep writing to the RegionServers; a new master takes over "
+      + "its procedures",
+    "kill-datanode", "HDFS: writers rebuild their pipelines without it; Strata: the satisfier "
+      + "and tier mover place the files written meanwhile",
+    "kill-namenode", "HDFS: metadata calls wait for it, then for its safe mode (30 s "
+      + "extension); HBase aborts a server whose flush or procedure-store write fails, unless "
+      + "its client retries (`dfs.client.retry.policy.enabled`, set by Strata's hbase-site)",
+    "kill-tier-mover", "Strata: writes do not wait on it; it resumes from its saved transaction",
+    "kill-satisfier", "Strata: writes do not wait on it; the files it held are handed out again",
+    "kill-zookeeper", "HBase and ZooKeeper: sessions reconnect within their timeout",
+    "stop-regionserver", "HBase: calls to it time out (`hbase.rpc.timeout`) and are retried; it "
+      + "keeps its regions while its ZooKeeper session lives",
+    "stop-datanode", "HDFS: writers drop it from their pipelines after the socket timeout",
+    "partition-host", "HBase and HDFS: as a stopped RegionServer and DataNode of one host");
+
+  private ChaosReport() {
+  }
+
+  /** Writes results.json, throughput.png and report.md into {@code dir}. */
+  public static void write(File dir, JsonNode results, String command) throws IOException {
+    if (!dir.isDirectory() && !dir.mkdirs()) {
+      throw new IOException("cannot create " + dir);
+    }
+    JsonReports.write(new File(dir, "results.json"), results);
+    plot(results, new File(dir, "throughput.png"));
+    Files.writeString(new File(dir, "report.md").toPath(), markdown(results, command),
+      StandardCharsets.UTF_8);
+  }
+
+  static void plot(JsonNode results, File png) throws IOException {
+    JsonNode perSecond = results.path("acked_per_s");
+    double[] x = new double[perSecond.size()];
+    double[] y = new double[perSecond.size()];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = i;
+      y[i] = perSecond.get(i).asDouble();
+    }
+    LineChart chart = new LineChart("Acknowledged writes per second under faults", "seconds",
+      "writes/s").series(new LineChart.Series("acknowledged writes", new Color(40, 90, 170), x,
+      y));
+    for (JsonNode m : results.path("markers")) {
+      chart.band(m.get("at_s").asDouble(), m.get("repaired_at_s").asDouble(),
+        m.get("fault").asText());
+    }
+    chart.write(png);
+  }
+
+  static String markdown(JsonNode results, String command) {
+    StringBuilder b = new StringBuilder("# Fault campaign\n\n");
+    b.append("`").append(command).append("`");
+    JsonNode sched = results.path("schedule");
+    if (sched.path("random").asBoolean()) {
+      b.append(" (random schedule, seed ").append(sched.path("seed").asLong())
+        .append(": `--random ").append(sched.path("faults").size()).append(" --seed ")
+        .append(sched.path("seed").asLong()).append("` repeats it)");
+    }
+    b.append("\n\nEach fault after its load (").append(sched.path("load_before_s"))
+      .append(" s); lost and duplicated must be 0. Ops/s are acknowledged writes per second.\n\n")
+      .append("![throughput](throughput.png)\n\n")
+      .append("| fault | daemon | acknowledged | lost | duplicated | writes resumed (s) | "
+        + "placement converged (s) | ops/s before / during / after | not back | recovered |\n")
+      .append("|---|---|---:|---:|---:|---:|---:|---|---|---|\n");
+    for (JsonNode f : results.path("faults")) {
+      b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %s | %s | %.0f / %.0f / "
+        + "%.0f | %s | %s |%n", f.get("fault").asText(), f.get("daemon").asText(),
+        f.get("acked_writes").asLong(), f.get("lost").asLong(), f.get("duplicated").asLong(),
+        number(f.get("writes_resumed_s")), number(f.get("placement_converged_s")),
+        f.get("throughput_before").asDouble(), f.get("throughput_during").asDouble(),
+        f.get("throughput_after").asDouble(),
+        f.get("daemons_not_back").isEmpty() ? "" : f.get("daemons_not_back").toString(),
+        f.get("recovered").asBoolean() ? "yes" : "**no**"));
+    }
+    b.append("\n## Whose behaviour the recovery is\n\n");
+    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+    for (JsonNode f : results.path("faults")) {
+      seen.add(f.get("fault").asText());
+    }
+    for (String fault : seen) {
+      b.append("- `").append(fault).append("`: ").append(WHOSE.getOrDefault(fault, "?"))
+        .append('\n');
+    }
+    b.append("\nAll recovered: ").append(results.path("all_recovered").asBoolean() ? "yes"
+      : "**no**").append('\n');
+    return b.toString();
+  }
+
+  private static String number(JsonNode n) {
+    return n == null || n.isNull() ? "(not)" : String.format(Locale.ROOT, "%.1f", n.asDouble());
+  }
+}

@@ -1,0 +1,195 @@
+package io.strata.bench.media;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.FontMetrics;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.imageio.ImageIO;
+
+/**
+ * Line charts as PNG files, drawn with headless {@code java.awt}: one or more series of y over x
+ * (seconds of a run, a value size, a thread count), and shaded bands with a label over the ranges
+ * of x where something happened (a fault and its repair, a flush). The companion of
+ * {@link BarChart}. Not thread-safe: one chart per thread.
+ */
+public final class LineChart {
+  /** One series: y at each x ({@code NaN} leaves a gap). */
+  public record Series(String name, Color color, double[] x, double[] y) {
+    public Series {
+      if (x.length != y.length) {
+        throw new IllegalArgumentException("series " + name + ": " + x.length + " x for "
+          + y.length + " y");
+      }
+    }
+  }
+
+  /** A shaded range of x, labelled at its top. */
+  public record Band(double from, double to, String label) {
+  }
+
+  private static final int WIDTH = 1100;
+  private static final int HEIGHT = 480;
+  private static final int LEFT = 80;
+  private static final int RIGHT = 30;
+  private static final int TOP = 70;
+  private static final int BOTTOM = 60;
+  private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 17);
+  private static final Font TEXT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+  private static final Color BAND = new Color(250, 210, 160, 120);
+
+  private final String title;
+  private final String xAxis;
+  private final String yAxis;
+  private final List<Series> series = new ArrayList<>();
+  private final List<Band> bands = new ArrayList<>();
+
+  public LineChart(String title, String xAxis, String yAxis) {
+    this.title = title;
+    this.xAxis = xAxis;
+    this.yAxis = yAxis;
+  }
+
+  public LineChart series(Series s) {
+    series.add(s);
+    return this;
+  }
+
+  public LineChart band(double from, double to, String label) {
+    bands.add(new Band(from, to, label));
+    return this;
+  }
+
+  public void write(File png) throws IOException {
+    double minX = Double.POSITIVE_INFINITY;
+    double maxX = Double.NEGATIVE_INFINITY;
+    double maxY = 0;
+    for (Series s : series) {
+      for (int i = 0; i < s.x().length; i++) {
+        if (!Double.isNaN(s.y()[i])) {
+          minX = Math.min(minX, s.x()[i]);
+          maxX = Math.max(maxX, s.x()[i]);
+          maxY = Math.max(maxY, s.y()[i]);
+        }
+      }
+    }
+    if (minX > maxX) {
+      minX = 0;
+      maxX = 1;
+    }
+    if (maxX == minX) {
+      maxX = minX + 1;
+    }
+    maxY = maxY <= 0 ? 1 : niceCeiling(maxY);
+    BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = img.createGraphics();
+    try {
+      g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
+        RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, WIDTH, HEIGHT);
+      int plotW = WIDTH - LEFT - RIGHT;
+      int plotH = HEIGHT - TOP - BOTTOM;
+      double x0 = minX;
+      double xSpan = maxX - minX;
+      double yMax = maxY;
+      java.util.function.DoubleUnaryOperator px = v -> LEFT + (v - x0) / xSpan * plotW;
+      java.util.function.DoubleUnaryOperator py = v -> TOP + plotH - v / yMax * plotH;
+
+      g.setFont(TEXT);
+      FontMetrics fm = g.getFontMetrics();
+      for (Band b : bands) {
+        if (b.to() < minX || b.from() > maxX) {
+          continue;
+        }
+        int a = (int) px.applyAsDouble(Math.max(minX, b.from()));
+        int e = (int) Math.max(a + 2, px.applyAsDouble(Math.min(maxX, b.to())));
+        g.setColor(BAND);
+        g.fillRect(a, TOP, e - a, plotH);
+        g.setColor(new Color(150, 80, 0));
+        g.drawString(b.label(), a + 2, TOP - 4 - (bands.indexOf(b) % 2) * 13);
+      }
+      g.setColor(new Color(225, 225, 225));
+      for (int i = 0; i <= 4; i++) {
+        int y = (int) py.applyAsDouble(yMax * i / 4);
+        g.drawLine(LEFT, y, LEFT + plotW, y);
+        g.setColor(Color.DARK_GRAY);
+        String label = format(yMax * i / 4);
+        g.drawString(label, LEFT - 6 - fm.stringWidth(label), y + 4);
+        g.setColor(new Color(225, 225, 225));
+      }
+      g.setColor(Color.DARK_GRAY);
+      g.drawLine(LEFT, TOP + plotH, LEFT + plotW, TOP + plotH);
+      g.drawLine(LEFT, TOP, LEFT, TOP + plotH);
+      for (int i = 0; i <= 5; i++) {
+        double v = minX + xSpan * i / 5;
+        int x = (int) px.applyAsDouble(v);
+        String label = format(v);
+        g.drawString(label, x - fm.stringWidth(label) / 2, TOP + plotH + 16);
+      }
+      g.drawString(xAxis, LEFT + plotW / 2 - fm.stringWidth(xAxis) / 2, TOP + plotH + 36);
+      g.drawString(yAxis, 8, TOP - 24);
+      g.setStroke(new BasicStroke(1.6f));
+      int legendX = LEFT;
+      for (Series s : series) {
+        g.setColor(s.color());
+        int lastX = -1;
+        int lastY = -1;
+        for (int i = 0; i < s.x().length; i++) {
+          if (Double.isNaN(s.y()[i])) {
+            lastX = -1;
+            continue;
+          }
+          int x = (int) px.applyAsDouble(s.x()[i]);
+          int y = (int) py.applyAsDouble(s.y()[i]);
+          if (lastX >= 0) {
+            g.drawLine(lastX, lastY, x, y);
+          } else if (s.x().length < 50) {
+            g.fillOval(x - 2, y - 2, 5, 5);
+          }
+          lastX = x;
+          lastY = y;
+        }
+        g.fillRect(legendX, HEIGHT - 16, 14, 8);
+        g.setColor(Color.DARK_GRAY);
+        g.drawString(s.name(), legendX + 18, HEIGHT - 8);
+        legendX += 30 + fm.stringWidth(s.name());
+      }
+      g.setFont(TITLE);
+      g.setColor(Color.BLACK);
+      g.drawString(title, LEFT, 24);
+    } finally {
+      g.dispose();
+    }
+    File dir = png.getAbsoluteFile().getParentFile();
+    if (dir != null && !dir.isDirectory() && !dir.mkdirs()) {
+      throw new IOException("cannot create " + dir);
+    }
+    if (!ImageIO.write(img, "png", png)) {
+      throw new IOException("no PNG writer for " + png);
+    }
+  }
+
+  private static double niceCeiling(double v) {
+    double p = Math.pow(10, Math.floor(Math.log10(v)));
+    for (double m : new double[] { 1, 2, 2.5, 5, 10 }) {
+      if (m * p >= v) {
+        return m * p;
+      }
+    }
+    return 10 * p;
+  }
+
+  private static String format(double v) {
+    return Math.abs(v - Math.rint(v)) < 1e-9 ? String.format(Locale.ROOT, "%.0f", v)
+      : String.format(Locale.ROOT, "%.1f", v);
+  }
+}

@@ -1,0 +1,46 @@
+package io.strata.bench.faults;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.nio.file.Files;
+import javax.imageio.ImageIO;
+import org.junit.Test;
+
+/** The campaign's report: the plot decodes and shows the run, the table has a row per fault. */
+public class ChaosReportTest {
+  private static final String RESULTS = "{\"faults\": [{\"fault\": \"kill-regionserver\", "
+    + "\"daemon\": \"regionserver-1\", \"acked_writes\": 900, \"lost\": 0, \"duplicated\": 0, "
+    + "\"writes_resumed_s\": 31.0, \"placement_converged_s\": 7.5, \"throughput_before\": 100, "
+    + "\"throughput_during\": 5, \"throughput_after\": 90, \"daemons_not_back\": [], "
+    + "\"recovered\": true}, {\"fault\": \"kill-namenode\", \"daemon\": \"namenode\", "
+    + "\"acked_writes\": 1500, \"lost\": 0, \"duplicated\": 0, \"writes_resumed_s\": null, "
+    + "\"placement_converged_s\": null, \"throughput_before\": 100, \"throughput_during\": 0, "
+    + "\"throughput_after\": 0, \"daemons_not_back\": [\"master\"], \"recovered\": false}], "
+    + "\"markers\": [{\"fault\": \"kill-regionserver\", \"at_s\": 10, \"repaired_at_s\": 15}, "
+    + "{\"fault\": \"kill-namenode\", \"at_s\": 60, \"repaired_at_s\": 65}], "
+    + "\"acked_per_s\": [0, 90, 100, 110, 100, 95, 100, 100, 105, 100, 98, 2, 0, 0, 5, 40, 80, 90],"
+    + " \"schedule\": {\"random\": true, \"seed\": 7, \"faults\": [\"kill-regionserver\", "
+    + "\"kill-namenode\"], \"load_before_s\": [10, 12]}, \"all_recovered\": false}";
+
+  @Test
+  public void writesThePlotTheTableAndWhoseBehaviourEachRecoveryIs() throws Exception {
+    JsonNode results = new ObjectMapper().readTree(RESULTS);
+    File dir = Files.createTempDirectory("chaos-report").toFile();
+    ChaosReport.write(dir, results, "strata chaos --random 2 --seed 7");
+    BufferedImage png = ImageIO.read(new File(dir, "throughput.png"));
+    assertEquals(1100, png.getWidth());
+    String md = Files.readString(new File(dir, "report.md").toPath());
+    assertTrue(md, md.contains("| kill-regionserver | regionserver-1 | 900 | 0 | 0 | 31.0 | 7.5 |"));
+    assertTrue(md, md.contains("| kill-namenode | namenode | 1500 | 0 | 0 | (not) | (not) |"));
+    assertTrue(md, md.contains("[\"master\"] | **no** |"));
+    assertTrue(md, md.contains("`--random 2 --seed 7` repeats it"));
+    assertTrue(md, md.contains("zookeeper.session.timeout"));
+    assertTrue(md, md.contains("All recovered: **no**"));
+    assertEquals(results, new ObjectMapper().readTree(new File(dir, "results.json")));
+  }
+}
