@@ -40,6 +40,16 @@ public final class ChaosReport {
   private ChaosReport() {
   }
 
+  /** {@code ChaosReport RESULTS.json DIR COMMAND}: the report of a campaign run earlier. */
+  public static void main(String[] args) throws IOException {
+    if (args.length != 3) {
+      System.err.println("usage: ChaosReport RESULTS.json DIR 'the strata chaos command'");
+      System.exit(2);
+    }
+    write(new File(args[1]), new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+      new File(args[0])), args[2]);
+  }
+
   /** Writes results.json, throughput.png and report.md into {@code dir}. */
   public static void write(File dir, JsonNode results, String command) throws IOException {
     if (!dir.isDirectory() && !dir.mkdirs()) {
