@@ -7,13 +7,20 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.strata.bench.faults.FaultCampaign;
+import io.strata.bench.ycsb.HBaseClient26;
+import io.strata.bench.ycsb.YcsbRun;
+import io.strata.bench.ycsb.YcsbRunner.Phase;
+import io.strata.bench.ycsb.YcsbRunner;
+import io.strata.bench.ycsb.YcsbWorkloads;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -161,8 +168,18 @@ public class DistributionClusterIT {
     try (Connection c = ConnectionFactory.createConnection(conf); Admin admin = c.getAdmin()) {
       admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
         .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+      // The first rows from YCSB, in a JVM of its own, through the cluster's ZooKeeper.
+      Path ycsbDir = new File("target/it-work/ycsb").toPath().toAbsolutePath();
+      YcsbRun ycsb = new YcsbRunner(YcsbWorkloads.write(YcsbWorkloads.A, ycsbDir))
+        .property(HBaseClient26.COLUMN_FAMILY, Bytes.toString(FAMILY))
+        .property(HConstants.ZOOKEEPER_QUORUM, netns ? "10.213.0.10" : "127.0.0.1")
+        .property(HConstants.ZOOKEEPER_CLIENT_PORT, Integer.toString(BASE_PORT))
+        .property("recordcount", "4000").threads(2).jvmOption("-Xmx384m")
+        .timeout(Duration.ofMinutes(4)).execute(Phase.LOAD, ycsbDir.resolve("load"));
+      assertEquals(ycsb.stdout().toString(), 4000,
+        ycsb.report().operation("INSERT").returned("OK"));
       try (Table t = c.getTable(TABLE)) {
-        load(t, 0, 4000);
+        assertEquals(4000, count(t));
         admin.flush(TABLE);
         load(t, 4000, 8000);
         admin.flush(TABLE);
@@ -260,6 +277,17 @@ public class DistributionClusterIT {
     }
     // down again: nothing to stop, no error
     run(home, 60, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
+  }
+
+  private static int count(Table t) throws IOException {
+    int n = 0;
+    try (org.apache.hadoop.hbase.client.ResultScanner scanner = t.getScanner(
+      new org.apache.hadoop.hbase.client.Scan())) {
+      for (org.apache.hadoop.hbase.client.Result r : scanner) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static int storeFiles(Admin admin) throws IOException {

@@ -1,5 +1,6 @@
 package io.strata.hdfs;
 
+import io.strata.conf.KeyValues;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -330,19 +331,7 @@ public final class HdfsKeys {
   /** A plain number (no unit): the chooser's keys are read by the DataNode, once, at start. */
   private static double number(Configuration conf, String key, double dflt, boolean integral) {
     String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return dflt;
-    }
-    try {
-      double v = integral ? Long.parseLong(raw) : Double.parseDouble(raw);
-      if (Double.isNaN(v) || Double.isInfinite(v)) {
-        throw new NumberFormatException();
-      }
-      return v;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT, "%s: '%s' is not %s", key,
-        raw, integral ? "an integer" : "a finite number"));
-    }
+    return integral ? KeyValues.whole(key, raw, (long) dflt) : KeyValues.finite(key, raw, dflt);
   }
 
   private static void check(boolean ok, String key, String expected, Object value) {

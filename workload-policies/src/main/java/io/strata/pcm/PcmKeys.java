@@ -1,5 +1,6 @@
 package io.strata.pcm;
 
+import io.strata.conf.KeyValues;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -124,14 +125,7 @@ public final class PcmKeys {
 
   /** {@link #JMX_ENABLED}; must be true or false. */
   public static boolean jmxEnabled(Configuration conf) {
-    String raw = conf.getTrimmed(JMX_ENABLED);
-    if (raw == null || raw.isEmpty()) {
-      return JMX_ENABLED_DEFAULT;
-    }
-    if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException(JMX_ENABLED + " must be true or false, not '" + raw + "'");
-    }
-    return Boolean.parseBoolean(raw);
+    return KeyValues.bool(JMX_ENABLED, conf.getTrimmed(JMX_ENABLED), JMX_ENABLED_DEFAULT);
   }
 
   /** Milliseconds to wait for one RegionServer's {@code /jmx}. Default 5000. */
@@ -157,30 +151,10 @@ public final class PcmKeys {
   }
 
   private static long longValue(Configuration conf, String key, long dflt) {
-    String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return dflt;
-    }
-    try {
-      return Long.parseLong(raw);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a whole number, not '" + raw + "'");
-    }
+    return KeyValues.whole(key, conf.getTrimmed(key), dflt);
   }
 
   private static double doubleValue(Configuration conf, String key, double dflt) {
-    String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return dflt;
-    }
-    try {
-      double v = Double.parseDouble(raw);
-      if (Double.isNaN(v) || Double.isInfinite(v)) {
-        throw new NumberFormatException();
-      }
-      return v;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a number, not '" + raw + "'");
-    }
+    return KeyValues.finite(key, conf.getTrimmed(key), dflt);
   }
 }

@@ -5,14 +5,12 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleFunction;
-import javax.imageio.ImageIO;
 
 /**
  * Horizontal bar charts as PNG files, drawn with headless {@code java.awt}: one row per category
@@ -82,13 +80,8 @@ final class BarChart {
     int legendHeight = 34;
     int height = TOP + categories.size() * rowHeight + 40 + legendHeight;
     BufferedImage img = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = img.createGraphics();
+    Graphics2D g = Canvas.white(img);
     try {
-      g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
-        RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-      g.setColor(Color.WHITE);
-      g.fillRect(0, 0, WIDTH, height);
       g.setColor(Color.BLACK);
       g.setFont(TITLE);
       g.drawString(title, 16, 28);
@@ -174,13 +167,7 @@ final class BarChart {
     } finally {
       g.dispose();
     }
-    File dir = png.getAbsoluteFile().getParentFile();
-    if (dir != null && !dir.isDirectory() && !dir.mkdirs()) {
-      throw new IOException("Cannot create directory " + dir);
-    }
-    if (!ImageIO.write(img, "png", png)) {
-      throw new IOException("No PNG writer in this JVM for " + png);
-    }
+    Canvas.write(img, png);
   }
 
   private double max() {

@@ -5,14 +5,12 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import javax.imageio.ImageIO;
 
 /**
  * Line charts as PNG files, drawn with headless {@code java.awt}: one or more series of y over x
@@ -89,13 +87,8 @@ public final class LineChart {
     }
     maxY = maxY <= 0 ? 1 : niceCeiling(maxY);
     BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = img.createGraphics();
+    Graphics2D g = Canvas.white(img);
     try {
-      g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
-        RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-      g.setColor(Color.WHITE);
-      g.fillRect(0, 0, WIDTH, HEIGHT);
       int plotW = WIDTH - LEFT - RIGHT;
       int plotH = HEIGHT - TOP - BOTTOM;
       double x0 = minX;
@@ -169,13 +162,7 @@ public final class LineChart {
     } finally {
       g.dispose();
     }
-    File dir = png.getAbsoluteFile().getParentFile();
-    if (dir != null && !dir.isDirectory() && !dir.mkdirs()) {
-      throw new IOException("cannot create " + dir);
-    }
-    if (!ImageIO.write(img, "png", png)) {
-      throw new IOException("no PNG writer for " + png);
-    }
+    Canvas.write(img, png);
   }
 
   private static double niceCeiling(double v) {

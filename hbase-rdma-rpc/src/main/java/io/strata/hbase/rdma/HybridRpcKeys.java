@@ -132,7 +132,7 @@ public final class HybridRpcKeys {
 
     /** {@link #POLL_US}, not negative. */
     public static long pollUs(Configuration conf) {
-      return notNegative(POLL_US, whole(conf, POLL_US, POLL_US_DEFAULT));
+      return within(POLL_US, whole(conf, POLL_US, POLL_US_DEFAULT), 0, Long.MAX_VALUE);
     }
 
     /** {@link #POLLERS}, not negative (0: half the JVM's processors). */
@@ -242,7 +242,7 @@ public final class HybridRpcKeys {
 
     /** {@link #POLL_US}, not negative. */
     public static long pollUs(Configuration conf) {
-      return notNegative(POLL_US, whole(conf, POLL_US, POLL_US_DEFAULT));
+      return within(POLL_US, whole(conf, POLL_US, POLL_US_DEFAULT), 0, Long.MAX_VALUE);
     }
 
     /** {@link #POLLERS}, not negative. */
@@ -253,14 +253,11 @@ public final class HybridRpcKeys {
 
   /** An int key in [min, max]; outside, an error naming the key, its value and the range. */
   static int range(Configuration conf, String key, int dflt, int min, int max) {
-    long v = whole(conf, key, dflt);
-    if (v < min || v > max) {
-      throw new IllegalArgumentException(key + "=" + v + " is outside [" + min + ", " + max + "]");
-    }
-    return (int) v;
+    return (int) within(key, whole(conf, key, dflt), min, max);
   }
 
-  /** The key's whole-number value, or {@code dflt} when unset; refused naming key and value. */
+  // strata-common is only a test dependency of this module (its jar runs on HBase's class path
+  // in places that do not carry strata-common): the parsing of its KeyValues, in a few lines.
   private static long whole(Configuration conf, String key, long dflt) {
     String raw = conf.getTrimmed(key);
     if (raw == null || raw.isEmpty()) {
@@ -269,22 +266,19 @@ public final class HybridRpcKeys {
     try {
       return Long.parseLong(raw);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + "=" + raw + " is not a whole number");
+      throw new IllegalArgumentException(key + " must be a whole number, not '" + raw + "'");
     }
   }
 
-  private static long positive(Configuration conf, String key, long dflt) {
-    long v = whole(conf, key, dflt);
-    if (v <= 0) {
-      throw new IllegalArgumentException(key + "=" + v + " must be positive");
+  private static long within(String key, long v, long min, long max) {
+    if (v < min || v > max) {
+      throw new IllegalArgumentException(key + " must be " + (max == Long.MAX_VALUE
+        ? "at least " + min : "from " + min + " to " + max) + ", not " + v);
     }
     return v;
   }
 
-  private static long notNegative(String key, long value) {
-    if (value < 0) {
-      throw new IllegalArgumentException(key + "=" + value + " must not be negative");
-    }
-    return value;
+  private static long positive(Configuration conf, String key, long dflt) {
+    return within(key, whole(conf, key, dflt), 1, Long.MAX_VALUE);
   }
 }
