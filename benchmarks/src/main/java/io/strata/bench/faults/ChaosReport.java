@@ -96,13 +96,14 @@ public final class ChaosReport {
       .append("|---|---|---:|---:|---:|---:|---:|---|---|---|\n");
     for (JsonNode f : results.path("faults")) {
       b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %s | %s | %.0f / %.0f / "
-        + "%.0f | %s | %s |%n", f.get("fault").asText(), f.get("daemon").asText(),
-        f.get("acked_writes").asLong(), f.get("lost").asLong(), f.get("duplicated").asLong(),
+        + "%.0f | %s | %s |%n", f.path("fault").asText(), f.path("daemon").asText(),
+        f.path("acked_writes").asLong(), f.path("lost").asLong(), f.path("duplicated").asLong(),
         number(f.get("writes_resumed_s")), number(f.get("placement_converged_s")),
-        f.get("throughput_before").asDouble(), f.get("throughput_during").asDouble(),
-        f.get("throughput_after").asDouble(),
-        f.get("daemons_not_back").isEmpty() ? "" : f.get("daemons_not_back").toString(),
-        f.get("recovered").asBoolean() ? "yes" : "**no**"));
+        f.path("throughput_before").asDouble(), f.path("throughput_during").asDouble(),
+        f.path("throughput_after").asDouble(),
+        f.path("daemons_not_back").isEmpty() ? f.path("error").asText("")
+          : f.get("daemons_not_back").toString(),
+        f.path("recovered").asBoolean() ? "yes" : "**no**"));
     }
     b.append("\n## Whose behaviour the recovery is\n\n");
     java.util.Set<String> seen = new java.util.LinkedHashSet<>();

@@ -230,8 +230,31 @@ public final class FaultCampaign {
       try (VerifyingLoad load = new VerifyingLoad(conn, table, s.threads(), s.valueBytes())) {
         load.start();
         for (int i = 0; i < schedule.faults().size(); i++) {
-          results.add(inject(schedule.faults().get(i), schedule.loadBeforeS().get(i), load, conn,
-            dfs, conf, markers));
+          String fault = schedule.faults().get(i);
+          try {
+            results.add(inject(fault, schedule.loadBeforeS().get(i), load, conn, dfs, conf,
+              markers));
+          } catch (IOException e) {
+            // The campaign goes on: this fault counts as not recovered, with why.
+            out.printf(Locale.ROOT, "%s: %s%n", fault, e);
+            ObjectNode r = results.addObject();
+            r.put("fault", fault);
+            r.put("daemon", "");
+            r.put("acked_writes", load.ackedWrites());
+            try {
+              VerifyingLoad.Verdict v = load.verify();
+              r.put("lost", v.lost());
+              r.put("duplicated", v.duplicated());
+            } catch (IOException verifyError) {
+              // Not known: -1, which no check takes for 0.
+              r.put("lost", -1);
+              r.put("duplicated", -1);
+            }
+            r.putNull("writes_resumed_s");
+            r.putNull("placement_converged_s");
+            r.put("recovered", false);
+            r.put("error", e.toString());
+          }
         }
         // Acknowledged writes per second over the whole run, for the plot with the markers.
         ArrayNode perSecond = doc.putArray("acked_per_s");
@@ -356,11 +379,22 @@ public final class FaultCampaign {
   private double placementConverged(Connection conn, DistributedFileSystem dfs,
     Configuration conf) throws Exception {
     long start = System.nanoTime();
-    try (Admin admin = conn.getAdmin()) {
-      admin.flush(TableName.valueOf("strata_chaos"));
+    long deadline = start + TimeUnit.SECONDS.toNanos(s.placementS());
+    // A master that was just restarted answers "initializing" for a while: ask again.
+    while (true) {
+      try (Admin admin = conn.getAdmin()) {
+        admin.flush(TableName.valueOf("strata_chaos"));
+        break;
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          out.printf(Locale.ROOT, "placement: the table could not be flushed within %d s: %s%n",
+            s.placementS(), e);
+          return -1;
+        }
+        Thread.sleep(5000);
+      }
     }
     Path root = new Path(conf.get(HConstants.HBASE_DIR));
-    long deadline = start + TimeUnit.SECONDS.toNanos(s.placementS());
     while (System.nanoTime() < deadline) {
       PlacementReport report = new PlacementScanner(dfs, conf).scan(root);
       List<Path> placed = new ArrayList<>();
