@@ -166,36 +166,28 @@ public final class PcmBench {
       scale.optionName(), scale.sizeDivisor(), scale.bulkRecords(), scale.datasets(),
       REGION_SERVERS, Runtime.getRuntime().maxMemory() >> 20, outDir);
     AdaptationManager manager = new AdaptationManager(PolicyLoader.load(null));
-    int failures = 0;
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config)) {
       Bench b = new Bench(dfs, scale, manager, results, out);
+      List<Job> jobs = new ArrayList<>();
       for (String part : PARTS) {
         if (!parts.contains(part)) {
           continue;
         }
-        long t0 = System.nanoTime();
-        try {
-          switch (part) {
-            case "table3":
-              b.table3();
-              break;
-            case "workloads":
-              b.workloads();
-              break;
-            case "adaptation":
-              b.adaptation();
-              break;
-            default:
-              b.classification();
-          }
-        } catch (Exception e) {
-          LOG.error("part {} failed", part, e);
-          out.printf(Locale.ROOT, "[pcm] %s FAILED: %s%n", part, e);
-          results.failed(part, String.valueOf(e));
-          failures++;
+        switch (part) {
+          case "table3":
+            b.table3(jobs);
+            break;
+          case "workloads":
+            b.workloads(jobs);
+            break;
+          case "adaptation":
+            b.adaptation(jobs);
+            break;
+          default:
+            b.classification(jobs);
         }
-        out.printf(Locale.ROOT, "[pcm] %s done in %.1f s%n", part, (System.nanoTime() - t0) / 1e9);
       }
+      b.runGrouped(jobs);
     }
     results.seconds((System.nanoTime() - started) / 1e9);
     List<File> written = new PcmReport(results).write(outDir);
@@ -208,7 +200,27 @@ public final class PcmBench {
     for (File f : written) {
       out.println("[pcm] wrote " + f);
     }
-    return failures == 0 ? 0 : 1;
+    return results.failed.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * What a RegionServer is started with (a restart to change): its heap in the paper's GB and
+   * the shares of it for memstores and block cache. Immutable.
+   */
+  record Spec(double heapGb, double memstoreShare, double cacheShare) {
+    String label() {
+      return String.format(Locale.ROOT, "%.0fg-m%.2f-c%.2f", heapGb, memstoreShare, cacheShare);
+    }
+  }
+
+  /** Work on a running cluster: its own tables, dropped when done. */
+  @FunctionalInterface
+  interface JobBody {
+    void run(EmbeddedHBase h, Admin admin) throws Exception;
+  }
+
+  /** One part's work on a cluster of the given settings. Immutable. */
+  record Job(String part, String name, Spec spec, JobBody body) {
   }
 
   /** One run's clusters and what it measured. */
@@ -227,6 +239,51 @@ public final class PcmBench {
       this.manager = manager;
       this.results = results;
       this.out = out;
+    }
+
+    /**
+     * Runs the jobs grouped by cluster settings, one cluster per distinct {@link Spec} in the
+     * order they first appear: the jobs are independent (each loads its own tables), and a
+     * cluster start and stop costs more than most jobs at the small scales. A failed job fails
+     * its part; its part's later jobs are skipped.
+     */
+    void runGrouped(List<Job> jobs) {
+      Map<Spec, List<Job>> groups = new LinkedHashMap<>();
+      for (Job j : jobs) {
+        groups.computeIfAbsent(j.spec(), k -> new ArrayList<>()).add(j);
+      }
+      for (Map.Entry<Spec, List<Job>> g : groups.entrySet()) {
+        Spec sp = g.getKey();
+        try (EmbeddedHBase h = start(sp.label(), sp.heapGb(), sp.memstoreShare(),
+          sp.cacheShare()); Admin admin = h.connection().getAdmin()) {
+          warmUp(h, admin);
+          for (Job j : g.getValue()) {
+            if (results.failed.containsKey(j.part())) {
+              continue;
+            }
+            long t0 = System.nanoTime();
+            try {
+              j.body().run(h, admin);
+              out.printf(Locale.ROOT, "[pcm] %s: %s done in %.1f s%n", j.part(), j.name(),
+                (System.nanoTime() - t0) / 1e9);
+            } catch (Exception e) {
+              fail(j.part(), j.name(), e);
+            }
+          }
+        } catch (Exception e) {
+          for (Job j : g.getValue()) {
+            if (!results.failed.containsKey(j.part())) {
+              fail(j.part(), "cluster " + sp.label(), e);
+            }
+          }
+        }
+      }
+    }
+
+    private void fail(String part, String job, Exception e) {
+      LOG.error("{}: {} failed", part, job, e);
+      out.printf(Locale.ROOT, "[pcm] %s: %s FAILED: %s%n", part, job, e);
+      results.failed(part, job + ": " + e);
     }
 
     /**
@@ -263,16 +320,15 @@ public final class PcmBench {
     }
 
     /** Table III: S.1 to S.9, grouped by heap (a restart) in the paper's order within each. */
-    void table3() throws Exception {
+    void table3(List<Job> jobs) {
       int presplit = preSplitRegions();
       Map<Double, List<Table3Step>> byHeap = new LinkedHashMap<>();
       for (Table3Step s : Table3Step.STEPS) {
         byHeap.computeIfAbsent(s.heapGb(), k -> new ArrayList<>()).add(s);
       }
       for (Map.Entry<Double, List<Table3Step>> e : byHeap.entrySet()) {
-        try (EmbeddedHBase h = start("t3-" + e.getKey().intValue() + "g", e.getKey(),
-          DEFAULT_SHARE, DEFAULT_SHARE); Admin admin = h.connection().getAdmin()) {
-          warmUp(h, admin);
+        jobs.add(new Job("table3", "steps with a " + e.getKey().intValue() + " GB heap",
+          new Spec(e.getKey(), DEFAULT_SHARE, DEFAULT_SHARE), (h, admin) -> {
           for (Table3Step s : e.getValue()) {
             TableName t = TableName.valueOf("t3_" + s.step().replace('.', '_'));
             TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(t);
@@ -305,7 +361,7 @@ public final class PcmBench {
               regions);
             YcsbTable.dropIfExists(admin, t);
           }
-        }
+        }));
       }
     }
 
@@ -322,14 +378,14 @@ public final class PcmBench {
     }
 
     /** Fig. 5: each class's PCM policy against the default, per dataset size. */
-    void workloads() throws Exception {
+    void workloads(List<Job> jobs) {
       List<Mix> mixes = List.of(Mix.BULK_LOAD, Mix.WO_UPDATE, Mix.RO_READ, Mix.RO_SCAN,
         Mix.MIX_RW);
       for (long records : scale.datasets()) {
         // Default: one cluster, the table loaded into one region, every workload on it.
-        try (EmbeddedHBase h = start("default-" + records, DEFAULT_HEAP_GB, DEFAULT_SHARE,
-          DEFAULT_SHARE); Admin admin = h.connection().getAdmin()) {
-          TableName t = TableName.valueOf("wl_default");
+        jobs.add(new Job("workloads", "default, " + records + " records",
+          new Spec(DEFAULT_HEAP_GB, DEFAULT_SHARE, DEFAULT_SHARE), (h, admin) -> {
+          TableName t = TableName.valueOf("wl_default_" + records);
           YcsbTable.create(admin, t, "family", 1);
           LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
           for (Mix m : mixes) {
@@ -339,7 +395,8 @@ public final class PcmBench {
             double ops = measure(h, t, m, keys, records);
             results.workload(m.name(), records, true, ops);
           }
-        }
+          YcsbTable.dropIfExists(admin, t);
+        }));
         // PCM: a cluster per set of restart settings (heap, its shares), each loaded under the
         // BL policy (pre-split), then the class's policy applied online and the workload run.
         Map<String, List<Mix>> byRestart = new LinkedHashMap<>();
@@ -352,10 +409,11 @@ public final class PcmBench {
         }
         for (Map.Entry<String, List<Mix>> e : byRestart.entrySet()) {
           Recommendation r = recs.get(e.getKey());
-          try (EmbeddedHBase h = start("pcm-" + records + "-" + r.workload().label(),
-            r.heapBytes() / (double) (1L << 30), share(r, PolicyKey.GLOBAL_MEMSTORE),
-            share(r, PolicyKey.BLOCK_CACHE)); Admin admin = h.connection().getAdmin()) {
-            TableName t = TableName.valueOf("wl_pcm");
+          jobs.add(new Job("workloads", "PCM " + e.getValue().get(0).name() + ", " + records
+            + " records", new Spec(r.heapBytes() / (double) (1L << 30),
+              share(r, PolicyKey.GLOBAL_MEMSTORE), share(r, PolicyKey.BLOCK_CACHE)),
+            (h, admin) -> {
+            TableName t = TableName.valueOf("wl_pcm_" + records);
             Recommendation bl = manager.recommend(WorkloadClass.BL, facts(records * 1000, 1));
             YcsbTable.create(admin, t, "family", bl.preSplitRegions());
             applyPolicy(admin, t, bl);
@@ -375,7 +433,8 @@ public final class PcmBench {
               double ops = measure(h, t, m, keys, records);
               results.workload(m.name(), records, false, ops);
             }
-          }
+            YcsbTable.dropIfExists(admin, t);
+          }));
         }
       }
     }
@@ -452,9 +511,9 @@ public final class PcmBench {
     }
 
     /** The eight mixes, each classified from the cluster's metrics while it runs. */
-    void classification() throws Exception {
-      try (EmbeddedHBase h = start("classify", DEFAULT_HEAP_GB, DEFAULT_SHARE, DEFAULT_SHARE);
-        Admin admin = h.connection().getAdmin()) {
+    void classification(List<Job> jobs) {
+      jobs.add(new Job("classification", "the eight mixes",
+        new Spec(DEFAULT_HEAP_GB, DEFAULT_SHARE, DEFAULT_SHARE), (h, admin) -> {
         TableName t = TableName.valueOf("classify");
         YcsbTable.create(admin, t, "family", preSplitRegions());
         LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
@@ -469,7 +528,8 @@ public final class PcmBench {
             100 * c.readFraction(), Double.isNaN(c.scanShare()) ? "unknown"
               : String.format(Locale.ROOT, "%.2f", c.scanShare()));
         }
-      }
+        YcsbTable.dropIfExists(admin, t);
+      }));
     }
 
     private PcmResults.Classified classifyUnder(EmbeddedHBase h, Admin admin, TableName t, Mix m,
@@ -508,10 +568,10 @@ public final class PcmBench {
      * throughput after the switch is compared with tables that kept the default and the BL
      * policy, on the same cluster, loaded with the same records.
      */
-    void adaptation() throws Exception {
+    void adaptation(List<Job> jobs) {
       Mix readMostly = Mix.YCSB.get(1);
-      try (EmbeddedHBase h = start("adapt", DEFAULT_HEAP_GB, DEFAULT_SHARE, DEFAULT_SHARE);
-        Admin admin = h.connection().getAdmin()) {
+      jobs.add(new Job("adaptation", "bulk load then read-mostly",
+        new Spec(DEFAULT_HEAP_GB, DEFAULT_SHARE, DEFAULT_SHARE), (h, admin) -> {
         TableName t = TableName.valueOf("adapt_pcm");
         YcsbTable.create(admin, t, "family", 1);
         LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
@@ -576,7 +636,10 @@ public final class PcmBench {
         double keptOps = secondPhaseOn(h, admin, "adapt_kept_bl", WorkloadClass.BL, loaded,
           readMostly);
         results.adaptation(phases, pcmOps, defaultOps, keptOps);
-      }
+        for (String name : List.of("adapt_pcm", "adapt_default", "adapt_kept_bl")) {
+          YcsbTable.dropIfExists(admin, TableName.valueOf(name));
+        }
+      }));
     }
 
     private double secondPhaseOn(EmbeddedHBase h, Admin admin, String name, WorkloadClass policy,
