@@ -170,8 +170,10 @@ final class PcmReport {
           Double.isNaN(c.result().scanShare()) ? "unknown"
             : String.format(Locale.ROOT, "%.2f", c.result().scanShare()), c.result().seconds()));
       }
-      sb.append("\nReads are rows read (RegionServer read request counts), writes rows "
-        + "mutated; the Get/Scan split comes from HBase's per-table request metrics.\n\n");
+      sb.append("\nReads are read operations (Gets and Scan calls, from HBase's per-table "
+        + "request metrics, which also give the scan share), writes rows mutated (the "
+        + "RegionServers' write request counts). Inserts and updates are both Puts: the monitor "
+        + "has no signal that tells them apart, so write-only updates count as WO-Insert.\n\n");
     }
     for (String p : plots) {
       sb.append("![").append(p).append("](").append(p).append(")\n\n");
