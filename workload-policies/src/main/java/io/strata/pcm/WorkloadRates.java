@@ -4,7 +4,8 @@ package io.strata.pcm;
  * A table's request rates over the monitor's sliding window, and what the classifier needs to
  * tell the classes apart. Immutable.
  *
- * @param readsPerSec     rows read per second
+ * @param readsPerSec     read operations (Gets and Scan calls) per second when the Get/Scan
+ *                        split is known, else rows read per second
  * @param writesPerSec    mutations per second
  * @param filteredPerSec  rows read and filtered out per second (reported, not classified on)
  * @param scanShare       share of reads that are range reads, 0 to 1; NaN when unknown (the

@@ -35,6 +35,17 @@ public class WorkloadMonitorTest {
   }
 
   @Test
+  public void readsAreOperationsWhenTheGetScanSplitIsKnown() {
+    WorkloadWindow w = new WorkloadWindow(2);
+    // 95 scans returning 50 rows each and 5 inserts: by rows nearly read-only, by requests RM.
+    w.add(new TableSample(0, 0, 0, 0, 1, 1, 1, 0, 1, 1L << 30, 0, 0, 0));
+    w.add(new TableSample(1000, 95 * 50, 0, 5, 1, 1, 1, 0, 1, 1L << 30, 0, 0, 95));
+    assertEquals(95, w.rates().readsPerSec(), 1e-9);
+    assertEquals(Optional.of(WorkloadClass.RM),
+      new WorkloadClassifier(1, 0.01).classify(w.rates()));
+  }
+
+  @Test
   public void aCounterResetRestartsTheWindow() {
     WorkloadWindow w = new WorkloadWindow(2);
     w.add(at(0, 0, 0, 5));

@@ -14,11 +14,12 @@ import java.util.function.DoubleFunction;
 
 /**
  * Horizontal bar charts as PNG files, drawn with headless {@code java.awt}: one row per category
- * (the long case names read as they are), bars either side by side per series or stacked.
+ * (the long case names read as they are), bars either side by side per series or stacked. Used by
+ * the media and PCM benchmarks. Not thread-safe: one chart per thread.
  */
-final class BarChart {
+public final class BarChart {
   /** One series of values, one per category; {@code NaN} draws no bar. */
-  record Series(String name, Color color, double[] values) {
+  public record Series(String name, Color color, double[] values) {
   }
 
   private static final int WIDTH = 1100;
@@ -56,25 +57,25 @@ final class BarChart {
   }
 
   /** Bars of each series side by side, each labelled with {@code valueLabel}. */
-  static BarChart grouped(String title, String axis, List<String> categories,
+  public static BarChart grouped(String title, String axis, List<String> categories,
     List<Series> series, DoubleFunction<String> valueLabel) {
     return new BarChart(title, axis, categories, series, false, valueLabel);
   }
 
   /** The series stacked in one bar per category, labelled with the total. */
-  static BarChart stacked(String title, String axis, List<String> categories,
+  public static BarChart stacked(String title, String axis, List<String> categories,
     List<Series> series, DoubleFunction<String> totalLabel) {
     return new BarChart(title, axis, categories, series, true, totalLabel);
   }
 
   /** A dashed vertical line at {@code value}, e.g. 100 % of the baseline. */
-  BarChart reference(double value, String label) {
+  public BarChart reference(double value, String label) {
     this.reference = value;
     this.referenceLabel = label;
     return this;
   }
 
-  void write(File png) throws IOException {
+  public void write(File png) throws IOException {
     int perRow = stacked ? BAR : BAR * series.size();
     int rowHeight = perRow + GAP;
     int legendHeight = 34;

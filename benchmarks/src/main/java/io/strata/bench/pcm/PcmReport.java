@@ -1,0 +1,187 @@
+package io.strata.bench.pcm;
+
+import io.strata.bench.media.BarChart;
+import java.awt.Color;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The report of a {@code strata bench pcm} run: {@code report.md} with the paper's figures beside
+ * the measured ones, {@code results.json}, and PNG plots of the speed-ups. Not thread-safe.
+ */
+final class PcmReport {
+  static final String MARKDOWN = "report.md";
+  static final String JSON = "results.json";
+  static final String TABLE3_PNG = "table3-speedup.png";
+  static final String WORKLOADS_PNG = "workloads-speedup.png";
+  private static final Color STRATA = new Color(40, 110, 180);
+  private static final Color PAPER = new Color(200, 120, 40);
+
+  private final PcmResults r;
+
+  PcmReport(PcmResults r) {
+    this.r = r;
+  }
+
+  /** Writes the report into {@code dir}; returns the files written. */
+  List<File> write(File dir) throws IOException {
+    if (!dir.isDirectory() && !dir.mkdirs()) {
+      throw new IOException("cannot create report directory " + dir);
+    }
+    List<File> files = new ArrayList<>();
+    File json = new File(dir, JSON);
+    r.writeJson(json);
+    files.add(json);
+    List<String> plots = new ArrayList<>();
+    if (!r.table3.isEmpty()) {
+      List<String> cats = new ArrayList<>();
+      List<PcmResults.Step> steps = r.table3InOrder();
+      double[] here = new double[steps.size()];
+      double[] paper = new double[steps.size()];
+      for (int i = 0; i < steps.size(); i++) {
+        cats.add(steps.get(i).step().step() + " " + steps.get(i).step().config());
+        here[i] = r.speedup(steps.get(i));
+        paper[i] = steps.get(i).step().paperSpeedup();
+      }
+      File png = new File(dir, TABLE3_PNG);
+      BarChart.grouped("Table III: bulk-load speed-up over S.1 (default)", "speed-up over S.1",
+        cats, List.of(new BarChart.Series("Strata (measured)", STRATA, here),
+          new BarChart.Series("PCM paper", PAPER, paper)),
+        v -> String.format(Locale.ROOT, "%.2fx", v)).reference(1.0, "1x").write(png);
+      files.add(png);
+      plots.add(TABLE3_PNG);
+    }
+    if (!r.workloads.isEmpty()) {
+      List<String> cats = new ArrayList<>();
+      List<Double> here = new ArrayList<>();
+      List<Double> paper = new ArrayList<>();
+      for (Map.Entry<String, Map<Long, PcmResults.Workload>> e : r.workloads.entrySet()) {
+        double[] p = PcmResults.PAPER_FIG5.getOrDefault(e.getKey(), new double[0]);
+        int i = 0;
+        for (Map.Entry<Long, PcmResults.Workload> d : e.getValue().entrySet()) {
+          cats.add(String.format(Locale.ROOT, "%s %,d", e.getKey(), d.getKey()));
+          here.add(d.getValue().speedup());
+          // The paper's smallest dataset against ours, then the next.
+          paper.add(i < p.length ? p[i] : Double.NaN);
+          i++;
+        }
+      }
+      File png = new File(dir, WORKLOADS_PNG);
+      BarChart.grouped("Fig. 5: PCM policy over the default, per workload", "speed-up over "
+        + "default", cats, List.of(new BarChart.Series("Strata (measured)", STRATA, array(here)),
+          new BarChart.Series("PCM paper (1M, 10M records)", PAPER, array(paper))),
+        v -> String.format(Locale.ROOT, "%.2fx", v)).reference(1.0, "1x").write(png);
+      files.add(png);
+      plots.add(WORKLOADS_PNG);
+    }
+    File md = new File(dir, MARKDOWN);
+    Files.writeString(md.toPath(), markdown(plots), StandardCharsets.UTF_8);
+    files.add(0, md);
+    return files;
+  }
+
+  private static double[] array(List<Double> l) {
+    double[] a = new double[l.size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = l.get(i);
+    }
+    return a;
+  }
+
+  String markdown(List<String> plots) {
+    StringBuilder sb = new StringBuilder();
+    PcmScale s = r.scale;
+    sb.append("# strata bench pcm: the PCM paper's evaluation on Strata\n\n");
+    sb.append(String.format(Locale.ROOT, "Scale `%s`: %d RegionServers and %d DataNodes in one "
+      + "JVM of %d MiB heap; the paper's byte sizes (heap, memstore flush size, max file size) "
+      + "divided by %d; bulk load of %,d records of 1 KB (10 fields of 100 bytes); datasets %s; "
+      + "%d write and %d read client threads; %.0f s per measured workload. Run took %.0f s.%n%n",
+      s.optionName(), PcmBench.REGION_SERVERS, PcmBench.REGION_SERVERS, r.jvmHeapBytes >> 20,
+      s.sizeDivisor(), s.bulkRecords(), s.datasets(), s.writeThreads(), s.readThreads(),
+      s.runSeconds(), r.seconds));
+    sb.append("A RegionServer heap of H GB is emulated: the three RegionServers share this "
+      + "JVM's heap, so each gets the memstore and block-cache bytes of an H GB heap (scaled) "
+      + "as its global memstore and block cache fractions. Heap settings take an HBase restart "
+      + "(a fresh cluster here); every other setting is applied online by PCM's executor "
+      + "(modifyTable). No media emulation: all volumes are this machine's disk.\n\n");
+    if (!r.table3.isEmpty()) {
+      sb.append("## Table III: bulk load step by step\n\n");
+      sb.append("| step | configuration | ops/s | speed-up | paper | regions at end |\n");
+      sb.append("|---|---|---:|---:|---:|---:|\n");
+      for (PcmResults.Step st : r.table3InOrder()) {
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2fx | %.1fx | %d |%n",
+          st.step().step(), st.step().config(), st.opsPerSec(), r.speedup(st),
+          st.step().paperSpeedup(), st.regions()));
+      }
+      sb.append("\n");
+    }
+    if (!r.workloads.isEmpty()) {
+      sb.append("## Per workload (Fig. 5): PCM policy vs default\n\n");
+      sb.append("Default: HBase's settings (1 GB heap emulated), the table created with one "
+        + "region. PCM: the class's policy from workload-policies (X from the paper's 8 GB "
+        + "node), the table pre-split and loaded under PCM-BL, then the class's policy applied "
+        + "online; read phases run after a major compaction on both sides.\n\n");
+      sb.append("| workload | records | default ops/s | PCM ops/s | speed-up | paper |\n");
+      sb.append("|---|---:|---:|---:|---:|---|\n");
+      for (Map.Entry<String, Map<Long, PcmResults.Workload>> e : r.workloads.entrySet()) {
+        double[] p = PcmResults.PAPER_FIG5.getOrDefault(e.getKey(), new double[0]);
+        StringBuilder ps = new StringBuilder();
+        for (double v : p) {
+          ps.append(ps.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%.1fx", v));
+        }
+        for (Map.Entry<Long, PcmResults.Workload> d : e.getValue().entrySet()) {
+          sb.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2fx | %s |%n",
+            e.getKey(), d.getKey(), d.getValue().defaultOps, d.getValue().pcmOps,
+            d.getValue().speedup(), ps.length() == 0 ? "not given" : ps + " (1M/10M/100M)"));
+        }
+      }
+      sb.append("\n");
+    }
+    if (r.phases != null) {
+      sb.append("## Adaptation: bulk load, then read-mostly (YCSB B)\n\n");
+      sb.append("| phase | expected | classified | policy applied after | ops/s |\n");
+      sb.append("|---|---|---|---:|---:|\n");
+      for (PcmResults.Phase p : r.phases) {
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,.0f |%n", p.name(),
+          p.expected(), p.classified() == null ? "none" : p.classified(),
+          Double.isNaN(p.switchS()) ? "no switch" : String.format(Locale.ROOT, "%.1f s",
+            p.switchS()), p.opsPerSec()));
+      }
+      sb.append(String.format(Locale.ROOT, "%nSecond phase: PCM %,.0f ops/s; default %,.0f "
+        + "(%.2fx); first phase's policy left in place %,.0f (%.2fx).%n%n", r.adaptPcmOps,
+        r.adaptDefaultOps, r.adaptPcmOps / r.adaptDefaultOps, r.adaptKeptOps,
+        r.adaptPcmOps / r.adaptKeptOps));
+    }
+    if (!r.classification.isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "## Classification: %d of %d correct%n%n",
+        r.correct(), r.classification.size()));
+      sb.append("| mix | expected | got | reads | scan share | time |\n");
+      sb.append("|---|---|---|---:|---:|---:|\n");
+      for (PcmResults.Classification c : r.classification) {
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %.1f %% | %s | %.1f s |%n",
+          c.mix().name(), c.mix().expected(), c.result().got() == null ? "none"
+            : c.result().got(), c.correct() ? "" : " (wrong)", 100 * c.result().readFraction(),
+          Double.isNaN(c.result().scanShare()) ? "unknown"
+            : String.format(Locale.ROOT, "%.2f", c.result().scanShare()), c.result().seconds()));
+      }
+      sb.append("\nReads are read operations (Gets and Scan calls, from HBase's per-table "
+        + "request metrics, which also give the scan share), writes rows mutated (the "
+        + "RegionServers' write request counts). Inserts and updates are both Puts: the monitor "
+        + "has no signal that tells them apart, so write-only updates count as WO-Insert.\n\n");
+    }
+    for (String p : plots) {
+      sb.append("![").append(p).append("](").append(p).append(")\n\n");
+    }
+    if (!r.failed.isEmpty()) {
+      sb.append("## Failed parts\n\n");
+      r.failed.forEach((k, v) -> sb.append("- ").append(k).append(": ").append(v).append('\n'));
+    }
+    return sb.toString();
+  }
+}
