@@ -1,14 +1,12 @@
 package io.strata.bench.pcm;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.strata.local.LocalClusterConfig;
 import io.strata.local.TestClusters;
-import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -16,13 +14,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Set;
-import javax.imageio.ImageIO;
 import org.junit.Test;
 
 /**
- * {@code strata bench pcm} end to end at a tiny scale on three embedded RegionServers: every
- * part runs, the JSON has the checked fields with positive speed-ups, all eight mixes were
- * classified, and the report and its plots are readable.
+ * {@code strata bench pcm} end to end at a tiny scale on three embedded RegionServers, for the
+ * parts that run on one cluster: the eight mixes classified from the cluster's metrics, and the
+ * adaptation from a bulk load to a read-mostly phase under the watch loop; the JSON has their
+ * checked fields and the report is written. Table III and the per-workload part restart HBase
+ * for each heap setting (six clusters, 3 to 7 minutes here even at this scale): they are run by
+ * the benchmark, not in the test suite.
  */
 public class PcmBenchIT {
   /** Sizes / 64, a few thousand records, 1.5 s per workload, half-second monitor reads. */
@@ -30,33 +30,18 @@ public class PcmBenchIT {
     500, 3, 2, 14);
 
   @Test
-  public void runsEveryPartAndWritesTheReport() throws Exception {
+  public void classifiesEveryMixAndAdaptsToAPhaseChange() throws Exception {
     LocalClusterConfig config = TestClusters.small("pcm-bench");
     File out = new File(config.workDir(), "report");
     File json = new File(config.workDir(), "pcm.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = PcmBench.run(config, TINY, Set.copyOf(PcmBench.PARTS), out, json,
+    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), out, json,
       new PrintStream(buf, true, StandardCharsets.UTF_8));
     String console = buf.toString(StandardCharsets.UTF_8);
     System.out.print(console);
     assertEquals(console, 0, code);
 
     JsonNode doc = new ObjectMapper().readTree(json);
-    JsonNode t3 = doc.path("table3");
-    assertEquals(doc.toString(), 9, t3.size());
-    for (int i = 0; i < 9; i++) {
-      JsonNode s = t3.get(i);
-      assertEquals("S." + (i + 1), s.path("step").asText());
-      assertTrue(s.toString(), s.path("ops_per_s").asDouble() > 0);
-      assertTrue(s.toString(), s.path("speedup").asDouble() > 0);
-    }
-    assertEquals(1.0, t3.get(0).path("speedup").asDouble(), 1e-9);
-    for (String w : List.of("BL", "WO-Update", "RO-Read", "RO-Scan", "MixRW")) {
-      JsonNode n = doc.path("workloads").path(w);
-      assertTrue(w + ": " + doc.path("workloads"), n.path("default_ops_per_s").asDouble() > 0);
-      assertTrue(w + ": " + n, n.path("pcm_ops_per_s").asDouble() > 0);
-      assertTrue(w + ": " + n, n.path("speedup").asDouble() > 0);
-    }
     JsonNode c = doc.path("classification");
     assertEquals(c.toString(), 8, c.path("total").asInt());
     assertTrue(c.toString(), c.path("correct").asInt() >= 0 && c.path("correct").asInt() <= 8);
@@ -68,12 +53,7 @@ public class PcmBenchIT {
     assertEquals(a.toString(), "BL", a.path("phases").get(0).path("classified").asText());
 
     String md = Files.readString(new File(out, PcmReport.MARKDOWN).toPath());
-    assertTrue(md, md.contains("| S.9 |") && md.contains("Classification:"));
-    for (String png : List.of(PcmReport.TABLE3_PNG, PcmReport.WORKLOADS_PNG)) {
-      BufferedImage img = ImageIO.read(new File(out, png));
-      assertNotNull(png + " is a readable image", img);
-      assertTrue(png, img.getWidth() > 500 && img.getHeight() > 100);
-    }
+    assertTrue(md, md.contains("Classification:"));
   }
 
   @Test
