@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
 final class TierMoverState {
   private static final Logger LOG = LoggerFactory.getLogger(TierMoverState.class);
   static final long NO_TXID = -1;
+  /** What an operator does about a state file that cannot be read. */
+  static final String WAY_BACK = "Fix or remove it; without it the mover starts at the "
+    + "NameNode's current transaction and does not revisit earlier renames: run 'strata mover -p "
+    + "<dir>' on the directories renamed meanwhile (HBase's archive and oldWALs) to place them";
   private static final String NO_CURSOR = "-";
 
   /** One accepted, unfinished path. {@code cursor} is null unless {@code directory}. */
@@ -75,7 +79,13 @@ final class TierMoverState {
     }
     long txid = NO_TXID;
     List<Pending> pending = new ArrayList<>();
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IOException("tier mover state " + file + " is not text (" + e + "). " + WAY_BACK,
+        e);
+    }
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
       if (line.isEmpty() || line.startsWith("#")) {
@@ -95,8 +105,7 @@ final class TierMoverState {
         }
       } catch (IllegalArgumentException e) {
         throw new IOException("tier mover state " + file + " line " + (i + 1) + " is malformed ("
-          + e.getMessage() + "): '" + line + "'. Fix or remove it; without it the mover starts at "
-          + "the NameNode's current transaction and does not revisit earlier renames", e);
+          + e.getMessage() + "): '" + line + "'. " + WAY_BACK, e);
       }
     }
     return new TierMoverState(txid, pending);
