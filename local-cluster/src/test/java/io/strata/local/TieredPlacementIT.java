@@ -6,6 +6,7 @@ import static org.junit.Assert.fail;
 
 import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
+import io.strata.hbase.placement.PlacementReport;
 import io.strata.hbase.placement.PlacementScanner;
 import io.strata.hbase.tiering.MigrateTool;
 import io.strata.hbase.tiering.TieringKeys;
@@ -31,6 +32,12 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -39,7 +46,8 @@ import org.junit.Test;
 /**
  * Strata's placement keys per column family on a real cluster: two families of one table placed
  * apart, an {@code alter} that changes where new files go without a restart, unknown policies
- * rejected at create and alter time, and the RegionServer's placement counters.
+ * rejected at create and alter time, bulk-loaded files on their own policy, and the
+ * RegionServer's placement counters.
  */
 public class TieredPlacementIT {
   private static TieredDfsCluster dfs;
@@ -267,5 +275,67 @@ public class TieredPlacementIT {
     }
     assertEquals(null, admin.getDescriptor(table).getColumnFamily(Bytes.toBytes("f"))
       .getConfigurationValue(TieringKeys.FLUSH_POLICY));
+  }
+
+  /**
+   * HFiles handed to a table by {@code BulkLoadHFiles} are written wherever the loading tool
+   * writes (here the staging directory's default, DISK); the engine pins the bulk-load policy on
+   * them when the region adds them and their blocks move there; the placement report counts them
+   * as their own kind.
+   */
+  @Test
+  public void bulkLoadedFilesGoToTheBulkLoadPolicyAndAreReportedAsTheirKind() throws Exception {
+    TableName table = TableName.valueOf("bulk_loaded");
+    hbase.connection().getAdmin().createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(family("bl", TieringKeys.BULKLOAD_POLICY, "COLD")).build());
+    Path staging = new Path("/bulk-staging/" + table.getNameAsString());
+    Path file = new Path(new Path(staging, "bl"), "part-0");
+    try (HFile.Writer w = HFile.getWriterFactory(hbase.configuration(),
+      new CacheConfig(hbase.configuration())).withPath(dfs.fileSystem(), file)
+      .withFileContext(new HFileContextBuilder().build()).create()) {
+      for (int i = 0; i < 500; i++) {
+        w.append(new KeyValue(Bytes.toBytes(String.format("r%06d", i)), Bytes.toBytes("bl"),
+          Bytes.toBytes("q"), 1L, new byte[512]));
+      }
+      w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(System.currentTimeMillis()));
+    }
+    assertEquals(Set.of(StorageType.DISK), storageTypes(file));
+
+    assertTrue("the bulk load loaded nothing",
+      !BulkLoadHFiles.create(hbase.configuration()).bulkLoad(table, staging).isEmpty());
+
+    long deadline = System.currentTimeMillis() + 60_000;
+    List<PlacedFile> loaded = files(table, "bl", FileKind.BULKLOADED);
+    while (loaded.size() != 1
+      || !EnumSet.of(StorageType.ARCHIVE).equals(EnumSet.copyOf(replicaTypes(loaded.get(0))))) {
+      assertTrue("the bulk-loaded file did not reach ARCHIVE within 60 s: " + loaded,
+        System.currentTimeMillis() < deadline);
+      Thread.sleep(250);
+      loaded = files(table, "bl", FileKind.BULKLOADED);
+    }
+    assertEquals(List.of("COLD"), policies(table, "bl", FileKind.BULKLOADED));
+    assertEquals(500, hbase.connection().getTable(table).getScanner(Bytes.toBytes("bl"))
+      .next(1000).length);
+    PlacementReport report =
+      new PlacementScanner(dfs.fileSystem(), hbase.configuration()).scan(hbase.rootDir());
+    assertTrue("the report counts no bulk-loaded file",
+      report.kind(FileKind.BULKLOADED).files() >= 1);
+    assertTrue(TieringMetrics.count("bulkloaded", "COLD", "files") >= 1);
+  }
+
+  private static Set<StorageType> replicaTypes(PlacedFile f) {
+    return f.replicas().isEmpty() ? EnumSet.noneOf(StorageType.class)
+      : EnumSet.copyOf(f.replicas().keySet());
+  }
+
+  private static Set<StorageType> storageTypes(Path file) throws IOException {
+    Set<StorageType> types = EnumSet.noneOf(StorageType.class);
+    for (org.apache.hadoop.fs.BlockLocation b : dfs.fileSystem()
+      .getFileBlockLocations(file, 0, Long.MAX_VALUE)) {
+      for (StorageType t : b.getStorageTypes()) {
+        types.add(t);
+      }
+    }
+    return types;
   }
 }

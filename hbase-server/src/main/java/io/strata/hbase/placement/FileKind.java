@@ -17,8 +17,10 @@ public enum FileKind {
   COMPACTED,
   /** A store file that HBase moved into {@code archive/} after compacting it away. */
   ARCHIVED,
+  /** A store file a bulk load handed to its region (file info {@code BULKLOAD_TIMESTAMP}). */
+  BULKLOADED,
   /**
-   * Everything else: region and table descriptors, the master's local store, bulk-loaded files,
+   * Everything else: region and table descriptors, the master's local store,
    * references and links, in-progress {@code .tmp} output, MOB files, snapshots.
    */
   OTHER;

@@ -78,6 +78,8 @@ final class PlacementRules {
       }
       case ARCHIVED:
         return of(family(parts[2], parts[3], parts[5]).choice(TierPolicies.Kind.ARCHIVED));
+      case BULKLOADED:
+        return of(family(parts[1], parts[2], parts[4]).choice(TierPolicies.Kind.BULKLOADED));
       default:
         return null;
     }

@@ -44,7 +44,7 @@ public enum StoreFileOrigin {
       case COMPACTION:
         return FileKind.COMPACTED;
       default:
-        return FileKind.OTHER;
+        return FileKind.BULKLOADED;
     }
   }
 }

@@ -153,8 +153,10 @@ public final class MigrateTool {
         return p.forCompaction(f.bytes());
       case ARCHIVED:
         return p.archive();
+      case BULKLOADED:
+        return p.bulkLoad();
       default:
-        return null; // WALs, references, links, bulk loads: not a placement kind of a family
+        return null; // WALs, references, links: not a placement kind of a family
     }
   }
 }

@@ -36,9 +36,10 @@ import org.apache.hadoop.hbase.regionserver.HStore;
  * applied by HBase, not pinned by Strata);</li>
  * <li>Strata's default.</li>
  * </ol>
- * The upstream value {@code NONE} (HBase's "defer to HDFS") counts as not set. Archived HFiles
- * and rolled WALs are never placed by upstream's per-family policy (HBase does not apply it to
- * {@code archive/} or {@code oldWALs/}): for them only rules 1, 2, 4 and 6 apply (rolled WALs:
+ * The upstream value {@code NONE} (HBase's "defer to HDFS") counts as not set. Archived HFiles,
+ * bulk-loaded HFiles and rolled WALs are never placed by upstream's per-family policy (HBase does not apply it to
+ * {@code archive/} or {@code oldWALs/}, and a bulk load renames files whose blocks were written
+ * elsewhere): for them only rules 1, 2, 4 and 6 apply (rolled WALs:
  * 4 and 6, they belong to no family).
  */
 public final class TierPolicies {
@@ -51,6 +52,8 @@ public final class TierPolicies {
     COMPACTED_LARGE("compacted large", TieringKeys.COMPACTION_LARGE_POLICY,
       TieringKeys.COMPACTION_LARGE_POLICY_DEFAULT, true),
     ARCHIVED("archived", TieringKeys.ARCHIVE_POLICY, TieringKeys.ARCHIVE_POLICY_DEFAULT, false),
+    BULKLOADED("bulkloaded", TieringKeys.BULKLOAD_POLICY, TieringKeys.BULKLOAD_POLICY_DEFAULT,
+      false),
     OLDWAL("oldwal", TieringKeys.OLDWAL_POLICY, TieringKeys.OLDWAL_POLICY_DEFAULT, false);
 
     private final String label;
@@ -339,6 +342,10 @@ public final class TierPolicies {
     return choices.get(Kind.ARCHIVED).policy;
   }
 
+  public String bulkLoad() {
+    return choices.get(Kind.BULKLOADED).policy;
+  }
+
   public String oldWal() {
     return choices.get(Kind.OLDWAL).policy;
   }
@@ -349,11 +356,11 @@ public final class TierPolicies {
    */
   public String describe() {
     return String.format(Locale.ROOT,
-      "flushed -> %s, compacted < %d bytes -> %s, compacted >= %d bytes -> %s, archived -> %s "
-        + "(threshold: %s)",
+      "flushed -> %s, compacted < %d bytes -> %s, compacted >= %d bytes -> %s, archived -> %s, "
+        + "bulkloaded -> %s (threshold: %s)",
       choices.get(Kind.FLUSHED), compactionThreshold, choices.get(Kind.COMPACTED_SMALL),
       compactionThreshold, choices.get(Kind.COMPACTED_LARGE), choices.get(Kind.ARCHIVED),
-      thresholdRule);
+      choices.get(Kind.BULKLOADED), thresholdRule);
   }
 
   @Override

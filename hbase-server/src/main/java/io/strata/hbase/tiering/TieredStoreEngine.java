@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * HBase's default store engine, placing each HFile by how it was made: flushes on the flush
- * policy, compactions on the small or large policy by input size, and files HBase archives after
- * a compaction on the archive policy, with their blocks moved there. Enable it with
+ * policy, compactions on the small or large policy by input size, files HBase archives after
+ * a compaction on the archive policy and files a bulk load hands to the store on the bulk-load
+ * policy, with their blocks moved there. Enable it with
  * {@code hbase.hstore.engine.class} (site, table or column family); see {@link TieringKeys}, and
  * {@link TierPolicies} for which rule chooses each policy (upstream's explicit per-family
  * {@code STORAGE_POLICY} wins over Strata's defaults).
@@ -443,6 +444,40 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     }
     TierPolicies.Choice c = policies.choice(TierPolicies.Kind.FLUSHED);
     return c.upstream() || pinnable(c) ? c.policy() : "NONE";
+  }
+
+  /**
+   * Every new store file passes here; a bulk-loaded one (HBase renamed it in from wherever the
+   * loading tool wrote it, so neither a writer's pin nor the family directory placed its blocks)
+   * gets the bulk-load policy pinned and its blocks moved.
+   */
+  @Override
+  public void addStoreFiles(Collection<HStoreFile> storeFiles,
+    IOExceptionRunnable actionAfterAdding) throws IOException {
+    super.addStoreFiles(storeFiles, actionAfterAdding);
+    if (mode.get() == Mode.OFF || !store.isPrimaryReplicaStore()) {
+      return;
+    }
+    TierPolicies.Choice c = policies.choice(TierPolicies.Kind.BULKLOADED);
+    boolean on = placementOn();
+    if (on && !pinnable(c)) {
+      return;
+    }
+    for (HStoreFile sf : storeFiles) {
+      if (!sf.isBulkLoadResult()) {
+        continue;
+      }
+      long bytes = sf.getFileInfo().getSize();
+      if (!on) {
+        if (mode.get() == Mode.DEFERRED) {
+          remember(sf.getPath(), c.policy(), "bulkloaded", bytes);
+        }
+      } else if (BlockMover.pinAndMove(fs, sf.getPath(), c.policy(), "bulkloaded HFile", true)) {
+        // Always ask for the move: the blocks were written before the pin and no rename into
+        // archive/ follows for a tier mover to see.
+        TieringMetrics.placed("bulkloaded", c.policy(), bytes);
+      }
+    }
   }
 
   @Override

@@ -74,6 +74,16 @@ public final class TieringKeys {
   public static final String ARCHIVE_POLICY_DEFAULT = "COLD";
 
   /**
+   * Policy of HFiles handed to a store by a bulk load ({@code BulkLoadHFiles}); the store engine
+   * pins it on each file once the region has taken it in and has its blocks moved there (a bulk
+   * load renames files written elsewhere, so their blocks start wherever the loading tool wrote
+   * them). Bulk loads are usually large imports read later, so by default they go to disk.
+   * Default {@value #BULKLOAD_POLICY_DEFAULT}.
+   */
+  public static final String BULKLOAD_POLICY = "strata.bulkload.storage.policy";
+  public static final String BULKLOAD_POLICY_DEFAULT = "HOT";
+
+  /**
    * Policy of rolled WALs in oldWALs/; their blocks are moved there after the rename.
    * Default {@value #OLDWAL_POLICY_DEFAULT}. (Live WALs use upstream's
    * {@code hbase.wal.storage.policy}.)

@@ -43,10 +43,10 @@ public class StoreFileOriginTest {
   }
 
   @Test
-  public void bulkLoadedFilesAreOther() throws Exception {
+  public void bulkLoadedFilesAreTheirOwnKind() throws Exception {
     TreeMap<byte[], byte[]> m = info(false, Collections.emptySet());
     m.put(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(1L));
     assertEquals(StoreFileOrigin.BULK_LOAD, StoreFileOrigin.of(m));
-    assertEquals(FileKind.OTHER, StoreFileOrigin.BULK_LOAD.kind());
+    assertEquals(FileKind.BULKLOADED, StoreFileOrigin.BULK_LOAD.kind());
   }
 }

@@ -143,7 +143,8 @@ public class TierPoliciesTest {
     assertEquals("HOT", p.oldWal());
     assertEquals("flushed -> ONE_SSD (family STORAGE_POLICY), compacted < 1610612736 bytes -> "
       + "ONE_SSD (family STORAGE_POLICY), compacted >= 1610612736 bytes -> ONE_SSD (family "
-      + "STORAGE_POLICY), archived -> COLD (Strata default) (threshold: Strata default)",
+      + "STORAGE_POLICY), archived -> COLD (Strata default), bulkloaded -> HOT (Strata default) "
+      + "(threshold: Strata default)",
       p.describe());
     // an upstream policy is HBase's to check, not Strata's
     ColumnFamilyDescriptor odd = family().setStoragePolicy("ALL_TAPE").build();
