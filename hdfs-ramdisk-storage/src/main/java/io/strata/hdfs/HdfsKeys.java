@@ -265,6 +265,21 @@ public final class HdfsKeys {
   }
 
   /**
+   * Milliseconds a starting satisfier waits for {@code /system/mover.id} while another holds it.
+   * A satisfier or Mover killed without stopping keeps the file until the NameNode's lease soft
+   * limit (60 s) has passed and its lease is recovered; a restart within that time waits it out
+   * instead of failing. A holder still there after the wait is a live one: the start fails naming
+   * it. Default {@value #SPS_START_WAIT_MS_DEFAULT}; must be positive.
+   */
+  public static final String SPS_START_WAIT_MS = "strata.sps.start.wait.ms";
+  public static final long SPS_START_WAIT_MS_DEFAULT = 120_000;
+
+  /** {@link #SPS_START_WAIT_MS}; must be positive. */
+  public static long spsStartWaitMs(Configuration conf) {
+    return positiveMs(conf, SPS_START_WAIT_MS, SPS_START_WAIT_MS_DEFAULT);
+  }
+
+  /**
    * Milliseconds the in-process satisfier may hold files taken from the NameNode without
    * finishing a file or a block move before it counts as stalled. It then logs, per file it
    * holds, why the file is not on its tier (too few replicas, no live DataNode with room on a

@@ -26,11 +26,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSClientAdapter;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.junit.Test;
@@ -211,6 +213,40 @@ public class SatisfierSupervisionIT {
         + "joined, %d stalls%n", System.currentTimeMillis() - joined, sps.stalls());
       assertOnSsd(fs, List.of(file));
       assertEquals(0, sps.restarts());
+    }
+  }
+
+  /**
+   * A satisfier killed without stopping holds /system/mover.id until its lease is recovered:
+   * upstream's connector refused at once ("Another ... is running"), so a restart within the
+   * lease soft limit failed. Here the start waits it out and then serves.
+   */
+  @Test
+  public void aRestartWaitsOutTheLeaseOfAKilledHolder() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-lease")
+      .blockSizeBytes(1L << 20).startSatisfier(false).startTierMover(false))) {
+      // The dead holder: the file open, its lease no longer renewed.
+      DistributedFileSystem dead = (DistributedFileSystem) org.apache.hadoop.fs.FileSystem
+        .newInstance(c.uri(), c.configuration());
+      FSDataOutputStream id = dead.create(HdfsServerConstants.MOVER_ID_PATH);
+      id.writeBytes("a-killed-host");
+      id.hflush();
+      DFSClientAdapter.stopLeaseRenewer(dead);
+      c.miniCluster().setLeasePeriod(3_000, 60_000);
+      Configuration conf = new Configuration(c.configuration());
+      conf.setLong(HdfsKeys.SPS_START_WAIT_MS, 45_000);
+      long start = System.currentTimeMillis();
+      try (InProcessSatisfier sps = InProcessSatisfier.start(conf, c.uri())) {
+        long took = System.currentTimeMillis() - start;
+        System.err.printf("SatisfierSupervisionIT: took over the mover id file %d ms after the "
+          + "killed holder's lease began to lapse%n", took);
+        assertTrue(sps.status().toString(), sps.isRunning());
+        // And it serves.
+        DistributedFileSystem fs = c.fileSystem();
+        List<Path> files = misplacedFiles(fs, 1);
+        fs.satisfyStoragePolicy(files.get(0));
+        waitFor("the file on SSD", 60_000, () -> PlacementCheck.satisfied(fs, files.get(0)));
+      }
     }
   }
 

@@ -151,9 +151,7 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
         DFSConfigKeys.DFS_SPS_DATANODE_CACHE_REFRESH_INTERVAL_MS);
       spsConf.setLong(DFSConfigKeys.DFS_SPS_DATANODE_CACHE_REFRESH_INTERVAL_MS, 0);
     }
-    NameNodeConnector connector = new NameNodeConnector(
-      InProcessSatisfier.class.getSimpleName(), nameNode, HdfsServerConstants.MOVER_ID_PATH, null,
-      spsConf, NameNodeConnector.DEFAULT_MAX_IDLE_ITERATIONS);
+    NameNodeConnector connector = connect(nameNode, spsConf);
     InProcessSatisfier s;
     try {
       s = new InProcessSatisfier(nameNode, spsConf, connector, hook);
@@ -171,6 +169,52 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     }
     LOG.info("Storage Policy Satisfier started for {}", nameNode);
     return s;
+  }
+
+  /**
+   * The connector, holding {@code /system/mover.id}. A holder killed without stopping keeps the
+   * file until the NameNode's lease soft limit (60 s) has passed and its lease is recovered
+   * ("Another ... is running", then "lease recovery is in progress"): that is waited out, up to
+   * {@link HdfsKeys#SPS_START_WAIT_MS}. A holder still there after it is a live one.
+   */
+  private static NameNodeConnector connect(URI nameNode, Configuration conf) throws IOException {
+    long waitMs = HdfsKeys.spsStartWaitMs(conf);
+    long deadline = System.currentTimeMillis() + waitMs;
+    boolean said = false;
+    while (true) {
+      try {
+        return new NameNodeConnector(InProcessSatisfier.class.getSimpleName(), nameNode,
+          HdfsServerConstants.MOVER_ID_PATH, null, conf,
+          NameNodeConnector.DEFAULT_MAX_IDLE_ITERATIONS);
+      } catch (IOException e) {
+        String msg = String.valueOf(e.getMessage());
+        boolean held = msg.contains(" is running") || msg.contains("lease recovery is in progress")
+          || msg.contains("AlreadyBeingCreatedException");
+        if (!held) {
+          throw e;
+        }
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException(HdfsServerConstants.MOVER_ID_PATH + " on " + nameNode + " is "
+            + "still held after " + waitMs + " ms: another Storage Policy Satisfier or a Mover "
+            + "runs for this namespace (its host is in the file: hdfs dfs -cat "
+            + HdfsServerConstants.MOVER_ID_PATH + "); stop it first (" + e.getMessage() + ")", e);
+        }
+        if (!said) {
+          LOG.warn("{} on {} is held ({}): by another satisfier or Mover, or by one that died "
+            + "without stopping, whose lease the NameNode recovers once its soft limit (60 s) "
+            + "has passed; waiting up to {} s ({})", HdfsServerConstants.MOVER_ID_PATH, nameNode,
+            msg, waitMs / 1000, HdfsKeys.SPS_START_WAIT_MS);
+          said = true;
+        }
+        try {
+          Thread.sleep(2000);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted waiting for "
+            + HdfsServerConstants.MOVER_ID_PATH);
+        }
+      }
+    }
   }
 
   /** Whether the satisfier's thread runs now (false between a failure and its restart). */
