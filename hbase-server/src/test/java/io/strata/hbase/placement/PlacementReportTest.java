@@ -28,7 +28,8 @@ public class PlacementReportTest {
       assertEquals(0, k.get("bytes").asLong());
       assertEquals(0, k.get("replicas").size());
     }
-    assertEquals(6, kinds.size());
+    assertEquals(7, kinds.size());
+    assertEquals(0, kinds.get("bulkloaded").get("files").asLong());
   }
 
   @Test
