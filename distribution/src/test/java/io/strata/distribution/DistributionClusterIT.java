@@ -2,6 +2,7 @@ package io.strata.distribution;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +31,6 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -49,9 +49,10 @@ import org.junit.runners.MethodSorters;
 /**
  * The distribution end to end: the tarball the build made is unpacked into an empty directory and
  * the multi-process cluster is started from the unpacked tree alone ({@code bin/strata-cluster});
- * a client in this JVM loads rows, flips a family's flush policy, flushes and compacts; the
- * tarball's own {@code bin/placement} (another JVM) reports every kind of file on its tier; and
- * {@code down} leaves no daemon behind.
+ * YCSB (a JVM of its own) loads the first rows, a client in this JVM more; the tarball's HBase
+ * shell ({@code bin/shell -n}, another JVM) flips a family's flush policy and is refused an
+ * unknown one; flushes and a compaction follow; the tarball's own {@code bin/placement} (another
+ * JVM) reports every kind of file on its tier; and {@code down} leaves no daemon behind.
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class DistributionClusterIT {
@@ -187,11 +188,19 @@ public class DistributionClusterIT {
         admin.majorCompact(TABLE);
         waitUntil(120, "the major compaction", () -> admin.getCompactionState(TABLE)
           == org.apache.hadoop.hbase.client.CompactionState.NONE && storeFiles(admin) == 1);
-        // The family's flush policy flipped as an operator does with alter.
-        ColumnFamilyDescriptor flipped = ColumnFamilyDescriptorBuilder
-          .newBuilder(admin.getDescriptor(TABLE).getColumnFamily(FAMILY))
-          .setConfiguration("strata.flush.storage.policy", "ONE_SSD").build();
-        admin.modifyColumnFamily(TABLE, flipped);
+        // The family's flush policy flipped as an operator does: alter in the HBase shell.
+        shell("alter 'usertable', {NAME => 'd', CONFIGURATION => "
+          + "{'strata.flush.storage.policy' => 'ONE_SSD'}}");
+        assertEquals("ONE_SSD", admin.getDescriptor(TABLE).getColumnFamily(FAMILY)
+          .getConfigurationValue("strata.flush.storage.policy"));
+        // A policy HDFS does not have: the shell fails naming it, and nothing changed.
+        AssertionError refused = assertThrows(AssertionError.class, () -> shell(
+          "alter 'usertable', {NAME => 'd', CONFIGURATION => "
+            + "{'strata.flush.storage.policy' => 'NO_SUCH_POLICY'}}"));
+        assertTrue(refused.getMessage(), refused.getMessage().contains(
+          "strata.flush.storage.policy = 'NO_SUCH_POLICY' is not a storage policy"));
+        assertEquals("ONE_SSD", admin.getDescriptor(TABLE).getColumnFamily(FAMILY)
+          .getConfigurationValue("strata.flush.storage.policy"));
         load(t, 8000, 12000);
         admin.flush(TABLE);
         assertEquals(11999L, Bytes.toLong(t.get(new Get(row(11999))).getValue(FAMILY,
@@ -336,6 +345,29 @@ public class DistributionClusterIT {
         throw new AssertionError(what + " not reached within " + seconds + " s");
       }
       Thread.sleep(2000);
+    }
+  }
+
+  /**
+   * Runs the tarball's HBase shell non-interactively on the cluster's configuration; fails with
+   * the shell's output when the shell exits non-zero (-n stops at the first error).
+   */
+  private static void shell(String script) throws Exception {
+    File file = File.createTempFile("shell", ".rb", new File("target/it-work"));
+    Files.writeString(file.toPath(), script + "\n", StandardCharsets.UTF_8);
+    File out = new File(file.getPath() + ".out");
+    ProcessBuilder pb = new ProcessBuilder("bin/shell", "-n", file.getAbsolutePath())
+      .directory(home).redirectErrorStream(true).redirectOutput(out);
+    pb.environment().put("STRATA_CONF_DIR", new File(clusterDir, "conf").getPath());
+    pb.environment().put("STRATA_HEAP", "384m");
+    Process p = pb.start();
+    if (!p.waitFor(180, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("bin/shell did not finish within 180 s (output: " + out + ")");
+    }
+    String output = Files.readString(out.toPath(), StandardCharsets.UTF_8);
+    if (p.exitValue() != 0) {
+      throw new AssertionError("bin/shell -n exited " + p.exitValue() + ": " + output);
     }
   }
 
