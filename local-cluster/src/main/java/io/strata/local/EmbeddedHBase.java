@@ -67,6 +67,10 @@ public final class EmbeddedHBase implements Closeable {
     conf.setLong("hbase.regionserver.hlog.blocksize", 64L << 20);
     // The embedded cluster is for looking at placement: archive compacted-away files soon.
     conf.setInt("hbase.hfile.compaction.discharger.interval", 5_000);
+    // LocalHBaseCluster gives the master 30 s to become active; on a busy 2-core machine its
+    // start (meta, namespace, the RAM tier's first WAL blocks) took longer, and the whole run
+    // failed with "Master not active after 30000ms". A slow start is not a failure here.
+    conf.setInt("hbase.master.start.timeout.localHBaseCluster", 300_000);
     config.hbaseOverrides().forEach(conf::set);
 
     File zkDir = new File(config.workDir(), "zookeeper");
