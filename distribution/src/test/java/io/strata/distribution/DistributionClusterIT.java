@@ -354,10 +354,13 @@ public class DistributionClusterIT {
    */
   private static void shell(String script) throws Exception {
     File file = File.createTempFile("shell", ".rb", new File("target/it-work"));
-    Files.writeString(file.toPath(), script + "\n", StandardCharsets.UTF_8);
+    // As upstream's shell scripts do, the script ends with exit: otherwise the shell goes on to
+    // read commands from its standard input (here /dev/null, so it would end there too).
+    Files.writeString(file.toPath(), script + "\nexit\n", StandardCharsets.UTF_8);
     File out = new File(file.getPath() + ".out");
     ProcessBuilder pb = new ProcessBuilder("bin/shell", "-n", file.getAbsolutePath())
-      .directory(home).redirectErrorStream(true).redirectOutput(out);
+      .directory(home).redirectErrorStream(true).redirectOutput(out)
+      .redirectInput(new File("/dev/null"));
     pb.environment().put("STRATA_CONF_DIR", new File(clusterDir, "conf").getPath());
     pb.environment().put("STRATA_HEAP", "384m");
     Process p = pb.start();
