@@ -1204,16 +1204,21 @@ static int lie_fuzz(hpeer *hp, void *arg) {
     hp_send(hp, m, f->bytes); /* whether it completes or not: the server's answer is checked */
     return 0;
   }
-  /* random messages until the server closes: half of them random through and through, half
-   * with a known type and no credits, so that the length checks are reached too */
+  /* random messages until the server closes: a quarter random through and through, the others
+   * with a known type, no credits or acknowledgements and (mostly) a length field near the
+   * message's, so that the length checks are reached and valid messages (echoed) come between
+   * the bad ones */
   uint64_t s = f->seed;
   for (int i = 0; i < 32 && !hp->qp_failed && !hp->disconnected; i++) {
-    uint32_t bytes = (uint32_t)(xorshift(&s) % 1400);
+    uint32_t bytes = (uint32_t)(xorshift(&s) % 1100);
     for (uint32_t j = 0; j < bytes; j++) m[j] = (uint8_t)xorshift(&s);
-    if (bytes >= 16 && (xorshift(&s) & 1)) {
-      m[0] = (uint8_t)(1 + xorshift(&s) % 4);
-      m[1] = 0;
-      m[2] = m[3] = 0;
+    if (bytes >= 16 && xorshift(&s) % 4 != 0) {
+      uint32_t r = (uint32_t)xorshift(&s);
+      uint32_t len = r % 8 == 0 ? (uint32_t)xorshift(&s) : r % 8 == 1 ? bytes - 16 + r % 64
+                                                                     : bytes - 16;
+      sr_wire_hdr hh = {.type = (uint8_t)(1 + (r >> 8) % 3), .len = len};
+      if (hh.type == SR_MSG_CREDIT) hh.len = 0;
+      memcpy(m, &hh, sizeof hh);
     }
     if (i == 31) m[0] = 0; /* the last one unknown whatever came before */
     if (hp_send(hp, m, bytes) != 0) break;
