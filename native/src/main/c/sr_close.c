@@ -54,6 +54,7 @@ void ep_teardown(sr_ep *ep) {
   if (qp) rdma_destroy_qp(id);
   if (ep->cq_reserved && ep->dev) {
     ep->dev->cq_used -= (int)(ep->R + ep->S + 2);
+    ctx->stats.cq_entries -= ep->R + ep->S + 2;
     ep->cq_reserved = 0;
   }
   if (ep->recv_mr) ibv_dereg_mr(ep->recv_mr);

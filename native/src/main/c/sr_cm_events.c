@@ -125,6 +125,18 @@ static void handle_cm_event(sr_ctx *ctx, cm_evt *e) {
     case RDMA_CM_EVENT_ESTABLISHED:
       if (ep->accepted) {
         mark_established(ep);
+        /* The peer's first messages can complete before this event is handled: a protocol
+         * violation among them closed the endpoint while it was still accepting, when
+         * rdma_disconnect could not tell the peer yet (the connection manager disconnects only
+         * an established connection). Disconnect now, or the endpoint and its resources would
+         * stay until the peer itself leaves. */
+        pthread_mutex_lock(&ep->lock);
+        int late = ep->state == EP_CLOSED && !ep->disconnect_sent && ep->id != NULL;
+        pthread_mutex_unlock(&ep->lock);
+        if (late) {
+          ep->disconnect_sent = 1;
+          rdma_disconnect(ep->id);
+        }
       } else {
         wire_params p;
         pthread_mutex_lock(&ep->lock);

@@ -30,10 +30,20 @@ void mark_established(sr_ep *ep) {
   if (notify && ep->ctx->cb.on_established) ep->ctx->cb.on_established(ep, ep->user);
 }
 
+/* Counts a protocol violation once per endpoint: messages already in flight behind the first one
+ * reach a closed endpoint and are not counted again. */
+static void count_violation(sr_ep *ep) {
+  pthread_mutex_lock(&ep->lock);
+  int first = ep->state != EP_CLOSED;
+  pthread_mutex_unlock(&ep->lock);
+  if (first) ep->ctx->stats.protocol_violations++;
+}
+
 static void handle_recv(sr_ep *ep, uint32_t idx, const struct ibv_wc *wc) {
   sr_ctx *ctx = ep->ctx;
   char w[256];
   if (idx >= ep->R || wc->byte_len > ep->bufsz) {
+    count_violation(ep);
     ep_fail(ep, SR_EIO, "protocol violation by %s: receive %u of %u bytes; endpoint closed",
             ep_where(ep, w, sizeof w), idx, wc->byte_len);
     return;
@@ -69,6 +79,7 @@ static void handle_recv(sr_ep *ep, uint32_t idx, const struct ibv_wc *wc) {
   }
   pthread_mutex_unlock(&ep->lock);
   if (bad) {
+    count_violation(ep);
     ep_fail(ep, SR_EIO, "protocol violation by %s: %s; endpoint closed",
             ep_where(ep, w, sizeof w), why);
     return;
@@ -109,7 +120,17 @@ static void handle_wc(sr_ctx *ctx, const struct ibv_wc *wc) {
   if (wc->status != IBV_WC_SUCCESS) {
     char w[256];
     if (ep->state != EP_CLOSED) {
-      if (wc->status == IBV_WC_WR_FLUSH_ERR)
+      if (kind == WR_RECV &&
+          (wc->status == IBV_WC_LOC_LEN_ERR || wc->status == IBV_WC_LOC_QP_OP_ERR)) {
+        /* A SEND longer than the receive buffers the peer was told about (its eager size): our
+         * receive requests are well-formed, so a receive fails locally only for what the peer
+         * sent (a length error; SoftRoCE reports it as a local QP operation error). */
+        count_violation(ep);
+        ep_fail(ep, SR_EIO,
+                "protocol violation by %s: a message longer than the %u-byte receive buffers "
+                "(%s); endpoint closed", ep_where(ep, w, sizeof w), ep->bufsz,
+                ibv_wc_status_str(wc->status));
+      } else if (wc->status == IBV_WC_WR_FLUSH_ERR)
         ep_fail(ep, SR_ECLOSED, "connection to %s lost (work requests flushed)",
                 ep_where(ep, w, sizeof w));
       else

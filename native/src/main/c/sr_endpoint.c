@@ -153,6 +153,7 @@ int ep_setup_resources(sr_ep *ep) {
   if (!d) return SR_ENODEV;
   if (dev_reserve_cq(d, (int)(ep->R + ep->S + 2)) != SR_OK) return SR_ENOMEM;
   ep->dev = d;
+  ctx->stats.cq_entries += ep->R + ep->S + 2;
   ep->cq_reserved = 1; /* returned by ep_teardown whether or not the QP is ever created */
   int rc = table_add(ctx, ep);
   if (rc) return rc;

@@ -7,11 +7,16 @@
  *   strata_rdma_tests [--require-device] [TEST...]
  *   strata_rdma_tests --child-connect ADDR PORT     (helper process of the peer-death tests)
  *   strata_rdma_tests --child-listen                (helper: listens, prints its port)
+ *   strata_rdma_tests --child-memlock-server ADDR N (helper of failed_accept_cq_entries)
  */
 #include "sr_testlib.h"
 #include "sr_wire.h"
 
+#include <fcntl.h>
+#include <linux/capability.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 static char failure[1024];
@@ -21,6 +26,17 @@ static char failure[1024];
     if (!(cond)) {                                                                        \
       int _n = snprintf(failure, sizeof failure, "%s:%d: %s: ", __FILE__, __LINE__, #cond); \
       snprintf(failure + _n, sizeof failure - (size_t)_n, __VA_ARGS__);                   \
+      goto fail;                                                                          \
+    }                                                                                     \
+  } while (0)
+
+/* A helper that failed wrote `failure`: prefixed with `what`. */
+#define CHECK_SUB(cond, what)                                                             \
+  do {                                                                                    \
+    if (!(cond)) {                                                                        \
+      char _sub[sizeof failure];                                                          \
+      memcpy(_sub, failure, sizeof _sub);                                                 \
+      snprintf(failure, sizeof failure, "%s: %.900s", what, _sub);                        \
       goto fail;                                                                          \
     }                                                                                     \
   } while (0)
@@ -804,6 +820,652 @@ fail:
   return 1;
 }
 
+/* ---------------------------------------------------------------- hostile peers */
+
+/* A client written against rdma_cm and verbs directly that speaks the wire format of sr_wire.h
+ * by hand, posting its own sends, so that it can lie: bogus HELLO values, data before HELLO,
+ * fuzzed headers and lengths, credits and rendezvous acknowledgements it was never given. It
+ * posts more receives than it announces, so that a server sending past the credits it was
+ * granted would show in hp->recvs. Every wait is bounded. */
+enum { HP_BUF = 4096, HP_RECVS = 64, HP_SENDS = 16 };
+
+typedef struct hpeer {
+  struct rdma_event_channel *ch;
+  struct rdma_cm_id *id;
+  struct ibv_pd *pd;
+  struct ibv_cq *cq;
+  struct ibv_mr *mr;
+  uint8_t *buf;          /* HP_RECVS receive buffers of HP_BUF bytes, then HP_SENDS send ones */
+  uint32_t next_send;
+  sr_wire_params server; /* the accepting side's parameters (the accept's private data) */
+  int recvs;             /* messages received from the server */
+  int disconnected;      /* the server disconnected */
+  int qp_failed;         /* a completion with an error status */
+} hpeer;
+
+/* Waits up to ms for the rdma_cm event `want` (copying its private data to pdata); a DISCONNECTED
+ * on the way is remembered. 0 when it came. */
+static int hp_event(hpeer *hp, enum rdma_cm_event_type want, int ms, void *pdata, size_t pdlen) {
+  uint64_t end = tl_now_ns() + (uint64_t)ms * 1000000ull;
+  for (;;) {
+    struct rdma_cm_event *ev;
+    if (rdma_get_cm_event(hp->ch, &ev) == 0) {
+      enum rdma_cm_event_type type = ev->event;
+      int status = ev->status;
+      if (pdata && type == want) {
+        memset(pdata, 0, pdlen);
+        size_t n = ev->param.conn.private_data_len < pdlen ? ev->param.conn.private_data_len
+                                                           : pdlen;
+        if (ev->param.conn.private_data) memcpy(pdata, ev->param.conn.private_data, n);
+      }
+      rdma_ack_cm_event(ev);
+      if (type == RDMA_CM_EVENT_DISCONNECTED) hp->disconnected = 1;
+      if (type == want) return 0;
+      if (type != RDMA_CM_EVENT_DISCONNECTED && type != RDMA_CM_EVENT_TIMEWAIT_EXIT) {
+        snprintf(failure, sizeof failure, "hostile peer: %s (status %d) while waiting for %s",
+                 rdma_event_str(type), status, rdma_event_str(want));
+        return -1;
+      }
+      continue;
+    }
+    if (tl_now_ns() >= end) {
+      snprintf(failure, sizeof failure, "hostile peer: no %s within %d ms",
+               rdma_event_str(want), ms);
+      return -1;
+    }
+    usleep(1000);
+  }
+}
+
+static int hp_post_recv(hpeer *hp, uint32_t i) {
+  struct ibv_sge sge = {.addr = (uintptr_t)(hp->buf + (size_t)i * HP_BUF), .length = HP_BUF,
+                        .lkey = hp->mr->lkey};
+  struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
+  return ibv_post_recv(hp->id->qp, &wr, &bad);
+}
+
+/* Handles completions for up to ms (0: what is there); returns when the send `want_send`
+ * (wr_id) completed: 0 on success, 1 on an error status, -1 when it did not complete. */
+static int hp_poll(hpeer *hp, int ms, uint64_t want_send) {
+  uint64_t end = tl_now_ns() + (uint64_t)ms * 1000000ull;
+  for (;;) {
+    struct ibv_wc wc[16];
+    int n = ibv_poll_cq(hp->cq, 16, wc);
+    for (int i = 0; i < n; i++) {
+      if (wc[i].status != IBV_WC_SUCCESS) hp->qp_failed = 1;
+      if (wc[i].wr_id < HP_RECVS) {
+        if (wc[i].status == IBV_WC_SUCCESS) {
+          hp->recvs++;
+          hp_post_recv(hp, (uint32_t)wc[i].wr_id);
+        }
+      } else if (wc[i].wr_id == want_send) {
+        return wc[i].status == IBV_WC_SUCCESS ? 0 : 1;
+      }
+    }
+    if (n == 0) {
+      if (tl_now_ns() >= end) return -1;
+      usleep(500);
+    }
+  }
+}
+
+/* Connects to addr as a client of the runtime would, up to the ESTABLISHED event. */
+static int hp_connect(hpeer *hp, const struct sockaddr_in *addr) {
+  memset(hp, 0, sizeof *hp);
+  hp->ch = rdma_create_event_channel();
+  if (!hp->ch) { snprintf(failure, sizeof failure, "hostile peer: event channel"); return -1; }
+  fcntl(hp->ch->fd, F_SETFL, fcntl(hp->ch->fd, F_GETFL) | O_NONBLOCK);
+  if (rdma_create_id(hp->ch, &hp->id, hp, RDMA_PS_TCP) != 0 ||
+      rdma_resolve_addr(hp->id, NULL, (struct sockaddr *)addr, 2000) != 0) {
+    snprintf(failure, sizeof failure, "hostile peer: resolve: %s", strerror(errno));
+    return -1;
+  }
+  if (hp_event(hp, RDMA_CM_EVENT_ADDR_RESOLVED, 5000, NULL, 0)) return -1;
+  if (rdma_resolve_route(hp->id, 2000) != 0) {
+    snprintf(failure, sizeof failure, "hostile peer: route: %s", strerror(errno));
+    return -1;
+  }
+  if (hp_event(hp, RDMA_CM_EVENT_ROUTE_RESOLVED, 5000, NULL, 0)) return -1;
+  hp->pd = ibv_alloc_pd(hp->id->verbs);
+  hp->cq = hp->pd ? ibv_create_cq(hp->id->verbs, HP_RECVS + HP_SENDS + 8, NULL, NULL, 0) : NULL;
+  if (!hp->cq) { snprintf(failure, sizeof failure, "hostile peer: pd/cq: %s", strerror(errno)); return -1; }
+  struct ibv_qp_init_attr qa = {.send_cq = hp->cq, .recv_cq = hp->cq, .qp_type = IBV_QPT_RC,
+                                .cap = {.max_send_wr = HP_SENDS, .max_recv_wr = HP_RECVS,
+                                        .max_send_sge = 1, .max_recv_sge = 1}};
+  if (rdma_create_qp(hp->id, hp->pd, &qa) != 0) {
+    snprintf(failure, sizeof failure, "hostile peer: qp: %s", strerror(errno));
+    return -1;
+  }
+  size_t size = (size_t)(HP_RECVS + HP_SENDS) * HP_BUF;
+  if (posix_memalign((void **)&hp->buf, 4096, size) != 0) { hp->buf = NULL; return -1; }
+  memset(hp->buf, 0, size);
+  hp->mr = ibv_reg_mr(hp->pd, hp->buf, size, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+  if (!hp->mr) { snprintf(failure, sizeof failure, "hostile peer: reg_mr: %s", strerror(errno)); return -1; }
+  for (uint32_t i = 0; i < HP_RECVS; i++)
+    if (hp_post_recv(hp, i) != 0) { snprintf(failure, sizeof failure, "hostile peer: post_recv"); return -1; }
+  uint8_t pd0 = 0; /* no private data for the server's application */
+  struct rdma_conn_param cp = {.private_data = &pd0, .private_data_len = 1,
+                               .responder_resources = 1, .initiator_depth = 1,
+                               .retry_count = 3, .rnr_retry_count = 3};
+  if (rdma_connect(hp->id, &cp) != 0) {
+    snprintf(failure, sizeof failure, "hostile peer: connect: %s", strerror(errno));
+    return -1;
+  }
+  if (hp_event(hp, RDMA_CM_EVENT_ESTABLISHED, 10000, &hp->server, sizeof hp->server)) return -1;
+  if (hp->server.magic != SR_WIRE_MAGIC) {
+    snprintf(failure, sizeof failure, "hostile peer: accept without the server's parameters");
+    return -1;
+  }
+  return 0;
+}
+
+/* Sends `len` bytes as one SEND and waits (bounded) for its completion: 0 when it completed,
+ * 1 when it failed (the server's QP is in error or gone), -1 when it did not complete. */
+static int hp_send(hpeer *hp, const void *msg, uint32_t len) {
+  uint32_t slot = HP_RECVS + hp->next_send++ % HP_SENDS;
+  uint8_t *p = hp->buf + (size_t)slot * HP_BUF;
+  if (len > HP_BUF) len = HP_BUF;
+  memcpy(p, msg, len);
+  struct ibv_sge sge = {.addr = (uintptr_t)p, .length = len, .lkey = hp->mr->lkey};
+  struct ibv_send_wr wr = {.wr_id = slot, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+                           .send_flags = IBV_SEND_SIGNALED}, *bad;
+  if (ibv_post_send(hp->id->qp, &wr, &bad) != 0) return 1;
+  return hp_poll(hp, 5000, slot);
+}
+
+/* A header (and payload bytes after it) as the runtime lays it out. */
+static uint32_t hp_msg(uint8_t *out, uint8_t type, uint16_t credits, uint8_t acks,
+                       uint32_t len_field, const void *payload, uint32_t payload_len) {
+  sr_wire_hdr h = {.type = type, .rndv_acks = acks, .credits = credits, .len = len_field};
+  memcpy(out, &h, sizeof h);
+  if (payload_len) memcpy(out + sizeof h, payload, payload_len);
+  return (uint32_t)sizeof h + payload_len;
+}
+
+static sr_wire_params hp_params(hpeer *hp, uint32_t credits) {
+  sr_wire_params p = {.magic = SR_WIRE_MAGIC, .credits = credits, .eager_size = HP_BUF - 16,
+                      .rndv_size = HP_BUF - 16, .rndv_addr = (uintptr_t)hp->buf,
+                      .rndv_rkey = hp->mr->rkey};
+  return p;
+}
+
+static int hp_hello(hpeer *hp, const sr_wire_params *p) {
+  uint8_t m[64];
+  uint32_t n = hp_msg(m, SR_MSG_HELLO, 0, 0, sizeof *p, p, sizeof *p);
+  return hp_send(hp, m, n);
+}
+
+/* Waits (bounded) until the server disconnected, then answers it. 0 when it did. */
+static int hp_wait_disconnected(hpeer *hp, int ms) {
+  if (!hp->disconnected && hp_event(hp, RDMA_CM_EVENT_DISCONNECTED, ms, NULL, 0)) return -1;
+  rdma_disconnect(hp->id);
+  return 0;
+}
+
+static void hp_destroy(hpeer *hp) {
+  if (hp->id) {
+    if (!hp->disconnected) rdma_disconnect(hp->id);
+    if (hp->id->qp) rdma_destroy_qp(hp->id);
+  }
+  if (hp->mr) ibv_dereg_mr(hp->mr);
+  if (hp->cq) ibv_destroy_cq(hp->cq);
+  if (hp->pd) ibv_dealloc_pd(hp->pd);
+  if (hp->id) rdma_destroy_id(hp->id);
+  if (hp->ch) rdma_destroy_event_channel(hp->ch);
+  free(hp->buf);
+  memset(hp, 0, sizeof *hp);
+}
+
+/* An echo server with a well-behaved client of the runtime connected to it, to which hostile
+ * peers connect one after another. */
+typedef struct hsrv {
+  pair p;
+  uint32_t seq;     /* the good client's next message */
+  long live;        /* runtime objects with the good client connected */
+  uint64_t cq;      /* the server's completion-queue entries then */
+  uint64_t violations;
+  int cases;
+} hsrv;
+
+static int hsrv_good_echo(hsrv *h) {
+  uint8_t buf[300];
+  fill_msg(buf, sizeof buf, h->seq);
+  int rc = sr_ep_send(h->p.cep, buf, sizeof buf);
+  if (rc) {
+    snprintf(failure, sizeof failure, "the good client's send %u: %s", h->seq, sr_last_error());
+    return 1;
+  }
+  h->seq++;
+  if (!tep_wait_msgs(h->p.ct, h->seq, 10000)) {
+    snprintf(failure, sizeof failure, "the good client got no echo of message %u", h->seq - 1);
+    return 1;
+  }
+  if (h->p.ct->bad || h->p.st->bad) {
+    snprintf(failure, sizeof failure, "the good client's messages corrupt or out of order");
+    return 1;
+  }
+  return 0;
+}
+
+static int hsrv_start(hsrv *h) {
+  memset(h, 0, sizeof *h);
+  sr_config c = small_config(); /* eager 1 KiB, 16 credits, max 1 MiB */
+  c.max_message = 64u << 10;
+  if (pair_open(&h->p, &c, MODE_ECHO, NULL)) return 1;
+  if (hsrv_good_echo(h)) return 1;
+  h->live = sr_live_objects();
+  sr_ctx_stats s;
+  sr_ctx_get_stats(h->p.server->ctx, &s);
+  h->cq = s.cq_entries;
+  h->violations = s.protocol_violations;
+  return 0;
+}
+
+/* One hostile peer: connects, `lie`s, and must find itself disconnected by the server, whose
+ * endpoint closes once with a cause containing `want` (any cause when NULL), the violation
+ * counted once, while the good client keeps getting its echoes; once the hostile endpoint is
+ * released the server is back to the objects and completion-queue entries it had before. */
+typedef int (*hp_lie)(hpeer *hp, void *arg);
+
+static int hsrv_case(hsrv *h, const char *name, hp_lie lie, void *arg, const char *want,
+                     int counted) {
+  hpeer hp;
+  tep *st = NULL;
+  memset(&hp, 0, sizeof hp);
+  int idx = h->p.server->naccepted;
+  CHECK_SUB(hp_connect(&hp, &h->p.addr) == 0, name);
+  st = node_wait_accepted(h->p.server, idx, 5000);
+  CHECK(st != NULL, "%s: the server saw no connection", name);
+  int lied = lie(&hp, arg);
+  CHECK_SUB(lied == 0, name);
+  CHECK_SUB(hp_wait_disconnected(&hp, 15000) == 0, name);
+  CHECK(tep_wait(st, &st->closed, 1, 5000), "%s: no on_close on the server", name);
+  if (want) CHECK(strstr(st->cause, want) != NULL, "%s: close cause: %s", name, st->cause);
+  CHECK(st->close_code == SR_EIO, "%s: close code %d (%s)", name, st->close_code, st->cause);
+  CHECK_SUB(hsrv_good_echo(h) == 0, name);
+  usleep(20000);
+  CHECK(st->closed == 1, "%s: on_close delivered %d times", name, st->closed);
+  sr_ctx_stats s;
+  sr_ctx_get_stats(h->p.server->ctx, &s);
+  if (counted)
+    CHECK(s.protocol_violations == h->violations + 1, "%s: %llu violations counted, not 1", name,
+          (unsigned long long)(s.protocol_violations - h->violations));
+  h->violations = s.protocol_violations;
+  sr_ep_stats es;
+  sr_ep_get_stats(st->ep, &es);
+  printf("  (%s: \"%s\"; the server sent it %llu messages, %llu credit messages)\n", name,
+         st->cause, (unsigned long long)es.msgs_sent, (unsigned long long)es.credit_msgs);
+  hp_destroy(&hp);
+  /* memory stays bounded: the hostile endpoint, released, is freed with its CQ entries */
+  pthread_mutex_lock(&h->p.server->m);
+  sr_ep *ep = st->ep;
+  st->ep = NULL;
+  pthread_mutex_unlock(&h->p.server->m);
+  sr_ep_release(ep);
+  uint64_t end = tl_now_ns() + 10000000000ull;
+  while ((sr_live_objects() != h->live || s.cq_entries != h->cq) && tl_now_ns() < end) {
+    usleep(2000);
+    sr_ctx_get_stats(h->p.server->ctx, &s);
+  }
+  CHECK(sr_live_objects() == h->live, "%s: %ld runtime objects more than before",
+        name, sr_live_objects() - h->live);
+  CHECK(s.cq_entries == h->cq, "%s: %llu CQ entries reserved, %llu before", name,
+        (unsigned long long)s.cq_entries, (unsigned long long)h->cq);
+  h->cases++;
+  return 0;
+fail:
+  hp_destroy(&hp);
+  return 1;
+}
+
+static void hsrv_stop(hsrv *h) { pair_close(&h->p); }
+
+/* a) bogus HELLO values over the wire, a HELLO of the wrong size, data before HELLO */
+static int lie_hello(hpeer *hp, void *arg) {
+  const sr_wire_params *bad = arg;
+  sr_wire_params p = hp_params(hp, 16);
+  p.magic = bad->magic;
+  p.credits = bad->credits;
+  if (bad->eager_size) p.eager_size = bad->eager_size;
+  if (bad->rndv_size) p.rndv_size = bad->rndv_size;
+  if (bad->eager_size == 1) p.eager_size = 0;
+  hp_hello(hp, &p);
+  return 0;
+}
+
+static int lie_hello_short(hpeer *hp, void *arg) {
+  (void)arg;
+  sr_wire_params p = hp_params(hp, 16);
+  uint8_t m[64];
+  uint32_t n = hp_msg(m, SR_MSG_HELLO, 0, 0, sizeof p - 8, &p, sizeof p - 8);
+  hp_send(hp, m, n);
+  return 0;
+}
+
+static int lie_data_first(hpeer *hp, void *arg) {
+  (void)arg;
+  uint8_t m[64];
+  uint32_t n = hp_msg(m, SR_MSG_DATA, 0, 0, 8, "12345678", 8);
+  hp_send(hp, m, n);
+  return 0;
+}
+
+static int t_hostile_hello(void) {
+  hsrv h;
+  if (hsrv_start(&h)) goto fail;
+  static const struct {
+    const char *name;
+    sr_wire_params p; /* magic, credits; eager and region when not 0 (eager 1: 0) */
+    const char *want;
+  } bad[] = {
+      {"credits 1", {SR_WIRE_MAGIC, 1, 0, 0, 0, 0, 0}, "credits"},
+      {"credits 0", {SR_WIRE_MAGIC, 0, 0, 0, 0, 0, 0}, "credits"},
+      {"credits 2^32-1", {SR_WIRE_MAGIC, 0xffffffffu, 0, 0, 0, 0, 0}, "credits"},
+      {"wrong magic", {0x12345678u, 16, 0, 0, 0, 0, 0}, "another protocol"},
+      {"eager 0", {SR_WIRE_MAGIC, 16, 1, 0, 0, 0, 0}, "eager size"},
+      {"eager 2^32-1", {SR_WIRE_MAGIC, 16, 0xffffffffu, 0xffffffffu, 0, 0, 0}, "eager size"},
+      {"region above 1 GiB", {SR_WIRE_MAGIC, 16, 1024, 0x80000000u, 0, 0, 0}, "rendezvous"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    if (hsrv_case(&h, bad[i].name, lie_hello, (void *)&bad[i].p, bad[i].want, 1)) goto fail;
+  if (hsrv_case(&h, "HELLO of 32 bytes", lie_hello_short, NULL, "HELLO of", 1)) goto fail;
+  if (hsrv_case(&h, "data before HELLO", lie_data_first, NULL, "before HELLO", 1)) goto fail;
+  printf("  (%d hostile peers closed, the good client echoed %u messages)\n", h.cases, h.seq);
+  hsrv_stop(&h);
+  return 0;
+fail:
+  hsrv_stop(&h);
+  return 1;
+}
+
+/* b) fuzzed headers and lengths after a valid HELLO */
+typedef struct fuzz {
+  uint8_t type;
+  uint16_t credits;
+  uint32_t len_field, bytes; /* the header's length field, the message's size */
+  uint64_t seed;             /* not 0: random messages from this seed instead */
+} fuzz;
+
+static uint64_t xorshift(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+static int lie_fuzz(hpeer *hp, void *arg) {
+  const fuzz *f = arg;
+  sr_wire_params p = hp_params(hp, 16);
+  if (hp_hello(hp, &p) != 0) { snprintf(failure, sizeof failure, "HELLO not delivered"); return -1; }
+  uint8_t m[HP_BUF];
+  if (!f->seed) {
+    memset(m, 0x5a, sizeof m);
+    hp_msg(m, f->type, f->credits, 0, f->len_field, NULL, 0);
+    hp_send(hp, m, f->bytes); /* whether it completes or not: the server's answer is checked */
+    return 0;
+  }
+  /* random messages until the server closes: a quarter random through and through, the others
+   * with a known type, no credits or acknowledgements and (mostly) a length field near the
+   * message's, so that the length checks are reached and valid messages (echoed) come between
+   * the bad ones */
+  uint64_t s = f->seed;
+  for (int i = 0; i < 32 && !hp->qp_failed && !hp->disconnected; i++) {
+    uint32_t bytes = (uint32_t)(xorshift(&s) % 1100);
+    for (uint32_t j = 0; j < bytes; j++) m[j] = (uint8_t)xorshift(&s);
+    if (bytes >= 16 && xorshift(&s) % 4 != 0) {
+      uint32_t r = (uint32_t)xorshift(&s);
+      uint32_t len = r % 8 == 0 ? (uint32_t)xorshift(&s) : r % 8 == 1 ? bytes - 16 + r % 64
+                                                                     : bytes - 16;
+      sr_wire_hdr hh = {.type = (uint8_t)(1 + (r >> 8) % 3), .len = len};
+      if (hh.type == SR_MSG_CREDIT) hh.len = 0;
+      memcpy(m, &hh, sizeof hh);
+    }
+    if (i == 31) m[0] = 0; /* the last one unknown whatever came before */
+    if (hp_send(hp, m, bytes) != 0) break;
+    struct rdma_cm_event *ev;
+    if (rdma_get_cm_event(hp->ch, &ev) == 0) {
+      if (ev->event == RDMA_CM_EVENT_DISCONNECTED) hp->disconnected = 1;
+      rdma_ack_cm_event(ev);
+    }
+  }
+  return 0;
+}
+
+static int t_hostile_fuzz(void) {
+  hsrv h;
+  if (hsrv_start(&h)) goto fail;
+  static const struct {
+    const char *name;
+    fuzz f;
+    const char *want;
+    int counted;
+  } cases[] = {
+      {"data length above the eager size", {SR_MSG_DATA, 0, 1025, 16 + 1024, 0}, "length field", 1},
+      {"data length beyond the message", {SR_MSG_DATA, 0, 100, 16 + 10, 0}, "length field", 1},
+      {"data length 2^32-1", {SR_MSG_DATA, 0, 0xffffffffu, 16 + 64, 0}, "length field", 1},
+      {"rendezvous above the region", {SR_MSG_RNDV, 0, (64u << 10) + 1, 16, 0}, "region", 1},
+      {"unknown type 0", {0, 0, 0, 16, 0}, "unknown message type 0", 1},
+      {"unknown type 200", {200, 0, 8, 24, 0}, "unknown message type 200", 1},
+      {"second HELLO", {SR_MSG_HELLO, 0, 40, 16 + 40, 0}, "HELLO", 1},
+      {"message of 8 bytes", {SR_MSG_DATA, 0, 0, 8, 0}, "shorter than", 1},
+      {"message above the receive buffers", {SR_MSG_DATA, 0, 1024, 2000, 0}, "receive buffers", 1},
+      {"random, seed 2026", {0, 0, 0, 0, 2026}, NULL, 1},
+      {"random, seed 7", {0, 0, 0, 0, 7}, NULL, 1},
+      {"random, seed 424242", {0, 0, 0, 0, 424242}, NULL, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    if (hsrv_case(&h, cases[i].name, lie_fuzz, (void *)&cases[i].f, cases[i].want,
+                  cases[i].counted))
+      goto fail;
+  printf("  (%d hostile peers closed, the good client echoed %u messages)\n", h.cases, h.seq);
+  hsrv_stop(&h);
+  return 0;
+fail:
+  hsrv_stop(&h);
+  return 1;
+}
+
+/* c) inflated credit returns and rendezvous acknowledgements. The runtime closes the endpoint
+ * rather than ignore the excess: a peer can only return credits it was given, so a return above
+ * them is a peer that lost count or lies, and trusting it would have the server send past the
+ * receives the peer posted (receiver-not-ready retries that stall the QP, rnr_retry 7 being
+ * unlimited) or RDMA WRITE into a rendezvous region the peer is still reading. Ignoring it would
+ * leave both sides' counts disagreeing for the rest of the connection. */
+typedef struct inflate {
+  int withhold;     /* data messages sent first, no credit returned */
+  uint16_t credits; /* then a credit message returning this many */
+  uint8_t acks;     /* and this many rendezvous acknowledgements */
+  int max_recvs;    /* the server may have sent at most this many messages */
+} inflate;
+
+static int lie_inflate(hpeer *hp, void *arg) {
+  inflate *f = arg;
+  sr_wire_params p = hp_params(hp, 4); /* 4 credits granted, HP_RECVS receives posted */
+  if (hp_hello(hp, &p) != 0) { snprintf(failure, sizeof failure, "HELLO not delivered"); return -1; }
+  uint8_t m[256], payload[64];
+  for (int i = 0; i < f->withhold; i++) {
+    fill_msg(payload, sizeof payload, (uint32_t)i);
+    uint32_t n = hp_msg(m, SR_MSG_DATA, 0, 0, sizeof payload, payload, sizeof payload);
+    if (hp_send(hp, m, n) != 0) { snprintf(failure, sizeof failure, "data %d not delivered", i); return -1; }
+  }
+  hp_poll(hp, f->withhold ? 1000 : 0, ~0ull); /* echoes the server could send */
+  if (hp->recvs > f->max_recvs || hp->disconnected) {
+    snprintf(failure, sizeof failure,
+             "the server sent %d messages on %d credits (disconnected %d) before the lie",
+             hp->recvs, f->max_recvs, hp->disconnected);
+    return -1;
+  }
+  f->max_recvs = hp->recvs; /* report what was received */
+  uint32_t n = hp_msg(m, SR_MSG_CREDIT, f->credits, f->acks, 0, NULL, 0);
+  hp_send(hp, m, n);
+  return 0;
+}
+
+static int t_hostile_credits(void) {
+  hsrv h;
+  if (hsrv_start(&h)) goto fail;
+  struct {
+    const char *name;
+    inflate f;
+    const char *want;
+  } cases[] = {
+      {"8 messages withheld, then 5 credits of 4 returned", {8, 5, 0, 4}, "returned 5 credits"},
+      {"65535 credits returned at once", {0, 0xffff, 0, 0}, "returned 65535 credits"},
+      {"a rendezvous acknowledged that never was", {0, 0, 1, 0}, "acknowledged 1 rendezvous"},
+      {"255 rendezvous acknowledged", {2, 0, 255, 4}, "acknowledged 255 rendezvous"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    if (hsrv_case(&h, cases[i].name, lie_inflate, &cases[i].f, cases[i].want, 1)) goto fail;
+    if (cases[i].f.withhold)
+      printf("  (%d data messages on 4 credits: the server sent %d messages before the lie)\n",
+             cases[i].f.withhold, cases[i].f.max_recvs);
+  }
+  hsrv_stop(&h);
+  return 0;
+fail:
+  hsrv_stop(&h);
+  return 1;
+}
+
+/* d) accepts that fail for the locked-memory limit give back what they reserved: the CQ entries
+ * (ep_teardown returned them only once the QP was created: every failed accept leaked R + S + 2
+ * of them until the CQ could not grow and no endpoint could connect). The server is a helper
+ * process (--child-memlock-server) that lowers its own RLIMIT_MEMLOCK to 0 once it listens and
+ * restores it after `attempts` failed accepts, reporting its CQ entries. The tests run as root in
+ * the guest, where CAP_IPC_LOCK overrides the limit: the helper drops it from its effective set
+ * before any rdma_cm or verbs call (a process, not a thread: rdma_cm and uverbs take calls only
+ * from the credentials that opened their files, and librdmacm opens the devices once per
+ * process). */
+static int cap_ipc_lock_drop(void) {
+  struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+  struct __user_cap_data_struct data[2];
+  if (syscall(SYS_capget, &hdr, data) != 0) return -1;
+  int had = (data[0].effective >> CAP_IPC_LOCK) & 1;
+  data[0].effective &= ~(1u << CAP_IPC_LOCK);
+  if (syscall(SYS_capset, &hdr, data) != 0) return -1;
+  return had;
+}
+
+static int child_memlock_server(const char *host, const char *count) {
+  int attempts = atoi(count), rc;
+  int had = cap_ipc_lock_drop();
+  sr_config c = small_config();
+  c.max_message = 64u << 10;
+  tnode *n = node_start(&c, 0, &rc);
+  if (!n) { printf("error server ctx: %s\n", sr_last_error()); return 2; }
+  n->accept_mode = MODE_ECHO;
+  struct sockaddr_in a = {.sin_family = AF_INET};
+  inet_pton(AF_INET, host, &a.sin_addr);
+  sr_listener *l;
+  if (node_listen(n, &a, &l) != 0) { printf("error listen: %s\n", sr_last_error()); return 3; }
+  sr_ctx_stats s0, s;
+  sr_ctx_get_stats(n->ctx, &s0);
+  struct rlimit old, low;
+  getrlimit(RLIMIT_MEMLOCK, &old);
+  low = old;
+  low.rlim_cur = 0;
+  if (setrlimit(RLIMIT_MEMLOCK, &low) != 0) { printf("error setrlimit: %s\n", strerror(errno)); return 4; }
+  printf("port %d cap_ipc_lock_dropped %d\n", ntohs(a.sin_port), had);
+  fflush(stdout);
+  tep *last = node_wait_accepted(n, attempts - 1, 60000);
+  if (!last || !tep_wait(last, &last->closed, 1, 10000)) {
+    printf("error %d failed accepts not seen\n", attempts);
+    return 5;
+  }
+  usleep(20000);
+  sr_ctx_get_stats(n->ctx, &s);
+  setrlimit(RLIMIT_MEMLOCK, &old);
+  printf("failed %llu %llu %s\n", (unsigned long long)s0.cq_entries,
+         (unsigned long long)s.cq_entries, last->cause);
+  fflush(stdout);
+  tep *good = node_wait_accepted(n, attempts, 60000);
+  if (!good || !tep_wait_msgs(good, 1, 30000)) {
+    printf("error no connection after the limit was restored\n");
+    return 6;
+  }
+  sr_ctx_get_stats(n->ctx, &s);
+  printf("served %llu\n", (unsigned long long)s.cq_entries);
+  fflush(stdout);
+  for (;;) pause(); /* killed by the parent */
+}
+
+static int t_failed_accept_cq_entries(void) {
+  enum { attempts = 6 };
+  int rc;
+  FILE *cout = NULL;
+  pid_t child = -1;
+  tnode *client = NULL;
+  tep *failed[attempts] = {0}, *ct = NULL;
+  sr_ep *feps[attempts] = {0}, *cep = NULL;
+  char line[512] = "", host[32], count[16];
+  sr_config c = small_config();
+  c.max_message = 64u << 10;
+  client = node_start(&c, 0, &rc);
+  CHECK(client != NULL, "client ctx: %s", sr_last_error());
+  inet_ntop(AF_INET, &rdma_addr.sin_addr, host, sizeof host);
+  snprintf(count, sizeof count, "%d", attempts);
+  char *argv[] = {(char *)self_exe, "--child-memlock-server", host, count, NULL};
+  child = spawn_child(argv, &cout);
+  CHECK(child > 0 && cout, "fork");
+  int port = 0, dropped = -1;
+  CHECK(fgets(line, sizeof line, cout) && sscanf(line, "port %d cap_ipc_lock_dropped %d", &port,
+                                                   &dropped) == 2,
+        "server helper: %.400s", line);
+  struct sockaddr_in a = rdma_addr;
+  a.sin_port = htons((uint16_t)port);
+  for (int i = 0; i < attempts; i++) {
+    failed[i] = tep_new(client, MODE_COLLECT);
+    rc = sr_connect(client->ctx, (struct sockaddr *)&a, NULL, 0, 5000, failed[i], &feps[i]);
+    CHECK(rc != 0, "connect %d succeeded with RLIMIT_MEMLOCK 0 (CAP_IPC_LOCK dropped: %d)", i,
+          dropped);
+    CHECK(rc == SR_EREJECTED, "connect %d: %d %s", i, rc, sr_last_error());
+  }
+  unsigned long long before = 0, after = 0;
+  int cause_at = 0;
+  CHECK(fgets(line, sizeof line, cout) &&
+            sscanf(line, "failed %llu %llu %n", &before, &after, &cause_at) == 2 && cause_at,
+        "server helper: %.400s", line);
+  line[strcspn(line, "\n")] = 0;
+  printf("  (%d accepts failed: \"%s\"; CQ entries reserved %llu, %llu before)\n", attempts,
+         line + cause_at, after, before);
+  CHECK(strstr(line + cause_at, "locked-memory") != NULL, "cause: %s", line + cause_at);
+  CHECK(after == before, "%d failed accepts left %llu CQ entries reserved", attempts,
+        after - before);
+  /* the limit back: a connect succeeds and is served */
+  ct = tep_new(client, MODE_COLLECT);
+  rc = sr_connect(client->ctx, (struct sockaddr *)&a, NULL, 0, 5000, ct, &cep);
+  CHECK(rc == 0, "connect after the limit was restored: %d %s", rc, sr_last_error());
+  ct->ep = cep;
+  uint8_t buf[100];
+  fill_msg(buf, sizeof buf, 0);
+  CHECK(sr_ep_send(cep, buf, sizeof buf) == 0, "send: %s", sr_last_error());
+  CHECK(tep_wait_msgs(ct, 1, 10000), "no echo after the limit was restored");
+  unsigned long long served = 0;
+  CHECK(fgets(line, sizeof line, cout) && sscanf(line, "served %llu", &served) == 1,
+        "server helper: %.400s", line);
+  CHECK(served == before + c.credits * 2 + 4, "CQ entries %llu with one endpoint, %llu before",
+        served, before);
+  rc = 0;
+  goto out;
+fail:
+  rc = 1;
+out:
+  if (cep) {
+    sr_ep_close(cep);
+    tep_wait(ct, &ct->closed, 1, 5000);
+    sr_ep_release(cep);
+  }
+  if (child > 0) {
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+  }
+  if (cout) fclose(cout);
+  node_stop(client);
+  for (int i = 0; i < attempts; i++) tep_free(failed[i]);
+  tep_free(ct);
+  return rc;
+}
+
 /* ---------------------------------------------------------------- runner */
 
 typedef struct test {
@@ -828,6 +1490,10 @@ static const test tests[] = {
     {"callback_queue_bounded", t_callback_queue_bounded, 1},
     {"close_under_load", t_close_under_load, 1},
     {"peer_death", t_peer_death, 1},
+    {"hostile_hello", t_hostile_hello, 1},
+    {"hostile_fuzz", t_hostile_fuzz, 1},
+    {"hostile_credits", t_hostile_credits, 1},
+    {"failed_accept_cq_entries", t_failed_accept_cq_entries, 1},
 };
 
 int main(int argc, char **argv) {
@@ -837,6 +1503,8 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   if (argc >= 4 && strcmp(argv[1], "--child-connect") == 0) return child_connect(argv[2], argv[3]);
   if (argc >= 3 && strcmp(argv[1], "--child-listen") == 0) return child_listen(argv[2]);
+  if (argc >= 4 && strcmp(argv[1], "--child-memlock-server") == 0)
+    return child_memlock_server(argv[2], argv[3]);
   setvbuf(stdout, NULL, _IOLBF, 0);
   int require = 0, first = 1;
   if (argc > 1 && strcmp(argv[1], "--require-device") == 0) {

@@ -158,9 +158,15 @@ typedef struct sr_ep_stats {
 } sr_ep_stats;
 void sr_ep_get_stats(sr_ep *ep, sr_ep_stats *out);
 
-/* Context-wide counters of the progress loop. */
+/* Context-wide counters of the progress loop, and what the context holds now. */
 typedef struct sr_ctx_stats {
   uint64_t completions, cq_events, spins_ended;
+  uint64_t protocol_violations; /* endpoints closed for a peer breaking the wire protocol (bad
+                                   HELLO, fuzzed header or length, credits or rendezvous
+                                   acknowledgements never granted): one per endpoint */
+  uint64_t cq_entries;          /* completion-queue entries reserved now by endpoints that hold
+                                   resources (not a counter: back where it was once they are
+                                   torn down) */
 } sr_ctx_stats;
 void sr_ctx_get_stats(sr_ctx *ctx, sr_ctx_stats *out);
 
