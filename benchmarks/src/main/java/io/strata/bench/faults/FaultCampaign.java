@@ -389,7 +389,7 @@ public final class FaultCampaign {
    * {@code VolumeStallSwitch} flag file; then released. Records the blocks written to it and to
    * its SSD peers on that DataNode before and during the stall, and what the latency-aware
    * volume chooser logged. The load's writes go to the WAL (on the RAM tier) until a flush:
-   * the table is flushed every {@link #STALL_FLUSH_S} s meanwhile, on a thread of its own (a
+   * the table is flushed just before the stall and every {@link #STALL_FLUSH_S} s meanwhile, on a thread of its own (a
    * flush through the stalled volume takes as long as it takes), so that HFile blocks (ALL_SSD)
    * are written while the volume is stalled.
    */
@@ -398,6 +398,12 @@ public final class FaultCampaign {
     File slow = ssd.get(0);
     File log = new File(daemonLog("datanode-1"));
     long logFrom = log.length();
+    // A flush first: the chooser probes a volume only while it is offered blocks (and for a
+    // minute after), so it watches the SSD volumes when the stall begins, as it would on a
+    // cluster that flushes all the time.
+    try (Admin admin = conn.getAdmin()) {
+      admin.flush(TableName.valueOf("strata_chaos"));
+    }
     long startMs = System.currentTimeMillis();
     long holdMs = TimeUnit.SECONDS.toMillis(TierFaults.HOLD_S);
     observed.put("stalled_volume", slow.getPath());
