@@ -134,7 +134,7 @@ public final class ChaosReport {
     for (JsonNode f : results.path("faults")) {
       if (f.has("observed")) {
         if (!anyObserved) {
-          b.append("\n## What the tier faults did\n\n");
+          b.append("\n## What the faults did\n\n");
           anyObserved = true;
         }
         b.append("- `").append(f.get("fault").asText()).append("`: ");

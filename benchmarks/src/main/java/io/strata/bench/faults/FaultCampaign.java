@@ -283,6 +283,8 @@ public final class FaultCampaign {
       : daemon.equals("host") ? "strata-h1" : fault.equals("slow-volume") ? "datanode-1 (ssd)"
       : fault.equals("ram-tier-full") ? "NVDIMM tier" : daemon;
     ObjectNode observed = new ObjectMapper().createObjectNode();
+    File restartLog = null;
+    long restartLogFrom = 0;
     out.printf(Locale.ROOT, "%s: %d s of load before it%n", fault, loadBeforeS);
     Thread.sleep(TimeUnit.SECONDS.toMillis(loadBeforeS));
     int faultAt = (int) load.elapsedS();
@@ -290,6 +292,8 @@ public final class FaultCampaign {
     if (fault.startsWith("kill-")) {
       cluster("kill", name);
       Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
+      restartLog = new File(daemonLog(name));
+      restartLogFrom = restartLog.length();
       cluster("start", name);
     } else if (fault.equals("slow-volume")) {
       slowVolume(observed, conn);
@@ -332,13 +336,26 @@ public final class FaultCampaign {
     double after = mean(load.ackedPerSecond(resumedAt, end));
     VerifyingLoad.Verdict v = load.verify();
     double placementS = placementConverged(conn, dfs, conf);
+    // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
+    // serves, and may still give up: it is back once it says it started.
+    boolean notStarted = false;
+    if (name.equals("satisfier") && restartLog != null) {
+      double readyS = satisfierStarted(restartLog, restartLogFrom);
+      if (readyS >= 0) {
+        observed.put("satisfier_started_after_restart_s", readyS);
+      } else {
+        notStarted = true;
+        observed.put("satisfier_started_after_restart_s", "not within "
+          + SATISFIER_START_S + " s");
+      }
+    }
     List<String> notBack = new ArrayList<>();
     for (JsonNode d : status().get("daemons")) {
       if (!d.get("alive").asBoolean()) {
         notBack.add(d.get("name").asText());
       }
     }
-    boolean recovered = resumedS >= 0 && placementS >= 0 && notBack.isEmpty();
+    boolean recovered = resumedS >= 0 && placementS >= 0 && notBack.isEmpty() && !notStarted;
     ObjectNode r = new ObjectMapper().createObjectNode();
     r.put("fault", fault);
     r.put("daemon", name);
@@ -612,6 +629,36 @@ public final class FaultCampaign {
       }
     }
     counts.put("wal_files", files);
+  }
+
+  /** How long a restarted satisfier may take to start: its lease wait (2 min) and some. */
+  private static final int SATISFIER_START_S = 180;
+
+  /**
+   * Seconds from now until the satisfier's log, after {@code from}, says it started; -1 when it
+   * exits first or does not within {@link #SATISFIER_START_S}.
+   */
+  private double satisfierStarted(File log, long from) throws Exception {
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.SECONDS.toNanos(SATISFIER_START_S);
+    while (System.nanoTime() < deadline) {
+      for (String l : TierFaults.logSince(log, from)) {
+        if (l.contains("Storage Policy Satisfier started for")) {
+          return (System.nanoTime() - start) / 1e9;
+        }
+      }
+      boolean alive = false;
+      for (JsonNode d : status().get("daemons")) {
+        if (d.get("name").asText().equals("satisfier")) {
+          alive = d.get("alive").asBoolean();
+        }
+      }
+      if (!alive) {
+        return -1;
+      }
+      Thread.sleep(2000);
+    }
+    return -1;
   }
 
   private String daemonLog(String daemon) throws Exception {
