@@ -285,6 +285,7 @@ public final class FaultCampaign {
     ObjectNode observed = new ObjectMapper().createObjectNode();
     File restartLog = null;
     long restartLogFrom = 0;
+    long restartNanos = 0;
     out.printf(Locale.ROOT, "%s: %d s of load before it%n", fault, loadBeforeS);
     Thread.sleep(TimeUnit.SECONDS.toMillis(loadBeforeS));
     int faultAt = (int) load.elapsedS();
@@ -294,6 +295,7 @@ public final class FaultCampaign {
       Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
       restartLog = new File(daemonLog(name));
       restartLogFrom = restartLog.length();
+      restartNanos = System.nanoTime();
       cluster("start", name);
     } else if (fault.equals("slow-volume")) {
       slowVolume(observed, conn);
@@ -340,7 +342,7 @@ public final class FaultCampaign {
     // serves, and may still give up: it is back once it says it started.
     boolean notStarted = false;
     if (name.equals("satisfier") && restartLog != null) {
-      double readyS = satisfierStarted(restartLog, restartLogFrom);
+      double readyS = satisfierStarted(restartLog, restartLogFrom, restartNanos);
       if (readyS >= 0) {
         observed.put("satisfier_started_after_restart_s", readyS);
       } else {
@@ -635,11 +637,12 @@ public final class FaultCampaign {
   private static final int SATISFIER_START_S = 180;
 
   /**
-   * Seconds from now until the satisfier's log, after {@code from}, says it started; -1 when it
-   * exits first or does not within {@link #SATISFIER_START_S}.
+   * Seconds from its restart ({@code restartNanos}) until the satisfier's log, after
+   * {@code from}, says it started; -1 when it exits first or does not within
+   * {@link #SATISFIER_START_S} of the restart.
    */
-  private double satisfierStarted(File log, long from) throws Exception {
-    long start = System.nanoTime();
+  private double satisfierStarted(File log, long from, long restartNanos) throws Exception {
+    long start = restartNanos;
     long deadline = start + TimeUnit.SECONDS.toNanos(SATISFIER_START_S);
     while (System.nanoTime() < deadline) {
       for (String l : TierFaults.logSince(log, from)) {
