@@ -19,23 +19,39 @@ import java.util.Map;
  */
 public final class ChaosReport {
   /** Whose machinery a fault's recovery runs through, for the report. */
-  private static final Map<String, String> WHOSE = Map.of(
-    "kill-regionserver", "HBase: its regions are reassigned once its ZooKeeper session expires "
-      + "(`zookeeper.session.timeout`, 90 s by default) and its WAL is split and replayed",
-    "kill-master", "HBase: clients keep writing to the RegionServers; a new master takes over "
-      + "its procedures",
-    "kill-datanode", "HDFS: writers rebuild their pipelines without it; Strata: the satisfier "
-      + "and tier mover place the files written meanwhile",
-    "kill-namenode", "HDFS: metadata calls wait for it, then for its safe mode (30 s "
+  private static final Map<String, String> WHOSE = Map.ofEntries(
+    Map.entry("kill-regionserver", "HBase: its regions are reassigned once its ZooKeeper session "
+      + "expires (`zookeeper.session.timeout`, 90 s by default) and its WAL is split and "
+      + "replayed"),
+    Map.entry("kill-master", "HBase: clients keep writing to the RegionServers; a new master "
+      + "takes over its procedures"),
+    Map.entry("kill-datanode", "HDFS: writers rebuild their pipelines without it; Strata: the "
+      + "satisfier and tier mover place the files written meanwhile"),
+    Map.entry("kill-namenode", "HDFS: metadata calls wait for it, then for its safe mode (30 s "
       + "extension); HBase aborts a server whose flush or procedure-store write fails, unless "
-      + "its client retries (`dfs.client.retry.policy.enabled`, set by Strata's hbase-site)",
-    "kill-tier-mover", "Strata: writes do not wait on it; it resumes from its saved transaction",
-    "kill-satisfier", "Strata: writes do not wait on it; the files it held are handed out again",
-    "kill-zookeeper", "HBase and ZooKeeper: sessions reconnect within their timeout",
-    "stop-regionserver", "HBase: calls to it time out (`hbase.rpc.timeout`) and are retried; it "
-      + "keeps its regions while its ZooKeeper session lives",
-    "stop-datanode", "HDFS: writers drop it from their pipelines after the socket timeout",
-    "partition-host", "HBase and HDFS: as a stopped RegionServer and DataNode of one host");
+      + "its client retries (`dfs.client.retry.policy.enabled`, set by Strata's hbase-site)"),
+    Map.entry("kill-tier-mover", "Strata: writes do not wait on it; it resumes from its saved "
+      + "transaction"),
+    Map.entry("kill-satisfier", "Strata: writes do not wait on it; the files it held are handed "
+      + "out again"),
+    Map.entry("kill-zookeeper", "HBase and ZooKeeper: sessions reconnect within their timeout"),
+    Map.entry("stop-regionserver", "HBase: calls to it time out (`hbase.rpc.timeout`) and are "
+      + "retried; it keeps its regions while its ZooKeeper session lives"),
+    Map.entry("stop-datanode", "HDFS: writers drop it from their pipelines after the socket "
+      + "timeout"),
+    Map.entry("partition-host", "HBase and HDFS: as a stopped RegionServer and DataNode of one "
+      + "host"),
+    Map.entry("slow-volume", "HDFS (upstream's): a write pipeline through the stalled volume "
+      + "waits on it (every packet, flush and sync 4 s), and so do the HBase flushes and WAL "
+      + "syncs it carries; Strata's: the latency-aware volume chooser gives new blocks to the "
+      + "DataNode's other volumes of the type when it has any (`strata cluster up --ssd-volumes "
+      + "2`), and the stall itself (`VolumeStallSwitch`, a flag file in the volume)"),
+    Map.entry("ram-tier-full", "HDFS (upstream's): once heartbeats report the NVDIMM storages "
+      + "full the NameNode places new blocks by the policy's creation fallback (ALL_NVDIMM's: "
+      + "DISK), and a DataNode refuses a block on a volume without room, the writer rebuilding "
+      + "its pipeline; Strata's: WALs on ALL_NVDIMM (`hbase.wal.storage.policy`), the RAM tier's "
+      + "size as a reserve (`dfs.datanode.du.reserved.nvdimm`); a WAL that fell back stays on "
+      + "DISK until it is rolled and archived (nothing moves it back)"));
 
   private ChaosReport() {
   }
@@ -113,6 +129,27 @@ public final class ChaosReport {
     for (String fault : seen) {
       b.append("- `").append(fault).append("`: ").append(WHOSE.getOrDefault(fault, "?"))
         .append('\n');
+    }
+    boolean anyObserved = false;
+    for (JsonNode f : results.path("faults")) {
+      if (f.has("observed")) {
+        if (!anyObserved) {
+          b.append("\n## What the faults did\n\n");
+          anyObserved = true;
+        }
+        b.append("- `").append(f.get("fault").asText()).append("`: ");
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        f.get("observed").fields().forEachRemaining(e -> {
+          if (!e.getKey().equals("datanode_log")) {
+            parts.add(e.getKey() + " " + (e.getValue().isTextual() ? e.getValue().asText()
+              : e.getValue().toString()));
+          }
+        });
+        b.append(String.join("; ", parts)).append('\n');
+        for (JsonNode l : f.get("observed").path("datanode_log")) {
+          b.append("  - DataNode log: `").append(l.asText().replace('`', '\'')).append("`\n");
+        }
+      }
     }
     b.append("\nAll recovered: ").append(results.path("all_recovered").asBoolean() ? "yes"
       : "**no**").append('\n');

@@ -17,7 +17,12 @@ public class ChaosReportTest {
     + "\"daemon\": \"regionserver-1\", \"acked_writes\": 900, \"lost\": 0, \"duplicated\": 0, "
     + "\"writes_resumed_s\": 31.0, \"placement_converged_s\": 7.5, \"throughput_before\": 100, "
     + "\"throughput_during\": 5, \"throughput_after\": 90, \"daemons_not_back\": [], "
-    + "\"recovered\": true}, {\"fault\": \"kill-namenode\", \"daemon\": \"namenode\", "
+    + "\"recovered\": true}, {\"fault\": \"ram-tier-full\", \"daemon\": \"NVDIMM tier\", "
+    + "\"acked_writes\": 1200, \"lost\": 0, \"duplicated\": 0, \"writes_resumed_s\": 2.0, "
+    + "\"placement_converged_s\": 3.0, \"throughput_before\": 100, \"throughput_during\": 90, "
+    + "\"throughput_after\": 100, \"daemons_not_back\": [], \"recovered\": true, "
+    + "\"observed\": {\"ram_free_before_mb\": 500, \"wal_blocks_while_full\": {\"DISK\": 6}, "
+    + "\"datanode_log\": [\"a `line`\"]}}, {\"fault\": \"kill-namenode\", \"daemon\": \"namenode\", "
     + "\"acked_writes\": 1500, \"lost\": 0, \"duplicated\": 0, \"writes_resumed_s\": null, "
     + "\"placement_converged_s\": null, \"throughput_before\": 100, \"throughput_during\": 0, "
     + "\"throughput_after\": 0, \"daemons_not_back\": [\"master\"], \"recovered\": false}], "
@@ -41,6 +46,10 @@ public class ChaosReportTest {
     assertTrue(md, md.contains("`--random 2 --seed 7` repeats it"));
     assertTrue(md, md.contains("zookeeper.session.timeout"));
     assertTrue(md, md.contains("All recovered: **no**"));
+    assertTrue(md, md.contains("| ram-tier-full | NVDIMM tier | 1200 | 0 | 0 | 2.0 | 3.0 |"));
+    assertTrue(md, md.contains("- `ram-tier-full`: ram_free_before_mb 500; "
+      + "wal_blocks_while_full {\"DISK\":6}\n  - DataNode log: `a 'line'`"));
+    assertTrue(md, md.contains("creation fallback (ALL_NVDIMM's: DISK)"));
     assertEquals(results, new ObjectMapper().readTree(new File(dir, "results.json")));
   }
 }

@@ -188,9 +188,7 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
           NameNodeConnector.DEFAULT_MAX_IDLE_ITERATIONS);
       } catch (IOException e) {
         String msg = String.valueOf(e.getMessage());
-        boolean held = msg.contains(" is running") || msg.contains("lease recovery is in progress")
-          || msg.contains("AlreadyBeingCreatedException");
-        if (!held) {
+        if (!heldByAnother(msg)) {
           throw e;
         }
         if (System.currentTimeMillis() > deadline) {
@@ -215,6 +213,17 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
         }
       }
     }
+  }
+
+  /**
+   * Whether a failure to take {@code /system/mover.id} says another holder has it (to be waited
+   * out): "Another ... is running", "AlreadyBeingCreatedException", or the NameNode recovering
+   * the holder's lease, which it words "lease recovery is in progress" or "another recovery is
+   * in progress by HOLDER" (upstream's {@code FSNamesystem.recoverLeaseInternal}).
+   */
+  static boolean heldByAnother(String msg) {
+    return msg.contains(" is running") || msg.contains("recovery is in progress")
+      || msg.contains("AlreadyBeingCreatedException");
   }
 
   /** Whether the satisfier's thread runs now (false between a failure and its restart). */
