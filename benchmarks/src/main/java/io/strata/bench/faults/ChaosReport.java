@@ -51,7 +51,11 @@ public final class ChaosReport {
       + "DISK), and a DataNode refuses a block on a volume without room, the writer rebuilding "
       + "its pipeline; Strata's: WALs on ALL_NVDIMM (`hbase.wal.storage.policy`), the RAM tier's "
       + "size as a reserve (`dfs.datanode.du.reserved.nvdimm`); a WAL that fell back stays on "
-      + "DISK until it is rolled and archived (nothing moves it back)"));
+      + "DISK until it is rolled and archived (nothing moves it back)"),
+    Map.entry("malformed-rpc", "HBase (upstream's): the RPC server's preamble, length and "
+      + "header checks close a connection that breaks the framing; Strata's: the hybrid RPC "
+      + "server's offer path, which only well-formed calls reach (the endpoint's own hostile "
+      + "peers: the native hostile_* tests, on SoftRoCE)"));
 
   private ChaosReport() {
   }

@@ -14,6 +14,7 @@ import io.strata.hdfs.mover.PlacementCheck;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -53,11 +54,13 @@ public final class FaultCampaign {
     "kill-tier-mover");
   public static final List<String> ALL = List.of("kill-regionserver", "kill-master", "kill-datanode",
     "kill-namenode", "kill-tier-mover", "kill-satisfier", "kill-zookeeper", "stop-regionserver",
-    "stop-datanode", "partition-host", "slow-volume", "ram-tier-full");
+    "stop-datanode", "partition-host", "slow-volume", "ram-tier-full", "malformed-rpc");
   /** Faults that need a cluster started with {@code --netns}. */
   static final List<String> NETNS_ONLY = List.of("partition-host");
   /** How long a stopped daemon or a cut-off host stays so: longer than the 20 s RPC timeout. */
   private static final int OUTAGE_S = 25;
+  /** Concurrent malformed peers of {@code malformed-rpc}. */
+  private static final int MALFORMED_PEERS = 4;
   /** How often slow-volume flushes the table while the volume is stalled. */
   private static final int STALL_FLUSH_S = 8;
 
@@ -281,7 +284,8 @@ public final class FaultCampaign {
     String daemon = fault.substring(fault.indexOf('-') + 1);
     String name = daemon.equals("regionserver") || daemon.equals("datanode") ? daemon + "-1"
       : daemon.equals("host") ? "strata-h1" : fault.equals("slow-volume") ? "datanode-1 (ssd)"
-      : fault.equals("ram-tier-full") ? "NVDIMM tier" : daemon;
+      : fault.equals("ram-tier-full") ? "NVDIMM tier"
+      : fault.equals("malformed-rpc") ? "regionserver-1 (RPC port)" : daemon;
     ObjectNode observed = new ObjectMapper().createObjectNode();
     File restartLog = null;
     long restartLogFrom = 0;
@@ -301,6 +305,8 @@ public final class FaultCampaign {
       slowVolume(observed, conn);
     } else if (fault.equals("ram-tier-full")) {
       ramTierFull(observed, conn, dfs, conf);
+    } else if (fault.equals("malformed-rpc")) {
+      malformedRpc(observed);
     } else if (fault.equals("partition-host")) {
       // Host 1 (DataNode 1 and RegionServer 1) loses its network, its processes live on.
       ip("link", "set", "st-h1", "down");
@@ -400,6 +406,50 @@ public final class FaultCampaign {
       placementS < 0 ? "(not)" : String.format(Locale.ROOT, "%.1f", placementS), before, during,
       after, notBack.isEmpty() ? "none" : notBack);
     return r;
+  }
+
+  /**
+   * {@code malformed-rpc}: {@link #MALFORMED_PEERS} peers connect to RegionServer 1's RPC port
+   * for {@link #OUTAGE_S} s, each connection breaking HBase's RPC framing one way
+   * ({@link MalformedRpc.Kind}); records how many connections the server closed and how many it
+   * left open. The load must not notice.
+   */
+  private void malformedRpc(ObjectNode observed) throws Exception {
+    String address = null;
+    for (JsonNode d : status().get("daemons")) {
+      if (d.get("name").asText().equals("regionserver-1")) {
+        address = d.get("address").asText();
+      }
+    }
+    if (address == null || !address.contains(":")) {
+      throw new IllegalStateException("regionserver-1 has no RPC address in the cluster status");
+    }
+    int colon = address.lastIndexOf(':');
+    MalformedRpc peers = new MalformedRpc(new InetSocketAddress(address.substring(0, colon),
+      Integer.parseInt(address.substring(colon + 1))));
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(OUTAGE_S);
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < MALFORMED_PEERS; i++) {
+      long seed = 2026 + i;
+      Thread t = new Thread(() -> peers.run(until, seed), "malformed-rpc-" + i);
+      t.setDaemon(true);
+      t.start();
+      threads.add(t);
+    }
+    for (Thread t : threads) {
+      t.join(TimeUnit.SECONDS.toMillis(OUTAGE_S + 30));
+    }
+    observed.put("rpc_address", address);
+    observed.put("connections", peers.connections());
+    observed.put("closed_by_server", peers.closedByServer());
+    observed.put("left_open_after_ms", peers.leftOpen());
+    observed.put("wait_ms", MalformedRpc.WAIT_MS);
+    observed.put("refused", peers.refused());
+    ObjectNode kinds = observed.putObject("connections_per_kind");
+    peers.sentPerKind().forEach((k, v) -> kinds.put(k.name().toLowerCase(Locale.ROOT), v));
+    out.printf(Locale.ROOT, "malformed-rpc: %d connections to %s, %d closed by the server "
+      + "within %d ms, %d left open, %d refused%n", peers.connections(), address,
+      peers.closedByServer(), MalformedRpc.WAIT_MS, peers.leftOpen(), peers.refused());
   }
 
   /**
