@@ -177,13 +177,23 @@ public final class VolumeStallSwitch implements ServicePlugin {
   }
 
   private static Field hookField() {
+    return faultHookField(VolumeStallSwitch.class.getName());
+  }
+
+  /**
+   * {@link FileIoProvider}'s fault-injection hook field, made accessible: where a DataNode's
+   * per-volume file operations can be slowed (here and in the in-process test helper).
+   *
+   * @param user who needs it, named in the error when this Hadoop has no such field
+   */
+  public static Field faultHookField(String user) {
     try {
       Field f = FileIoProvider.class.getDeclaredField("faultInjectorEventHook");
       f.setAccessible(true);
       return f;
     } catch (ReflectiveOperationException | RuntimeException e) {
       throw new IllegalStateException("FileIoProvider has no accessible faultInjectorEventHook "
-        + "field: this Hadoop version is not supported by " + VolumeStallSwitch.class.getName(), e);
+        + "field: this Hadoop version is not supported by " + user, e);
     }
   }
 

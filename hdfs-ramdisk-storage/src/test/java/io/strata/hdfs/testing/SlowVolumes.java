@@ -1,5 +1,6 @@
 package io.strata.hdfs.testing;
 
+import io.strata.hdfs.chooser.VolumeStallSwitch;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Map;
@@ -237,14 +238,7 @@ public final class SlowVolumes implements AutoCloseable {
   }
 
   private static Field hookField() {
-    try {
-      Field f = FileIoProvider.class.getDeclaredField("faultInjectorEventHook");
-      f.setAccessible(true);
-      return f;
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new IllegalStateException("FileIoProvider has no accessible faultInjectorEventHook "
-        + "field: this Hadoop version is not supported by SlowVolumes", e);
-    }
+    return VolumeStallSwitch.faultHookField("SlowVolumes");
   }
 
   private static FaultInjectorFileIoEvents hook(FileIoProvider io) {
