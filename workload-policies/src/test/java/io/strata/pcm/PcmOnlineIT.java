@@ -212,9 +212,20 @@ public class PcmOnlineIT {
       }
     });
     assertEquals("RO-Read", gets.path("class").asText());
-    JsonNode last = gets.path("windows").get(gets.path("windows").size() - 1);
-    assertTrue(last.toString(), last.path("scanShare").isNumber());
-    assertTrue(last.toString(), last.path("scanShare").asDouble() < 0.5);
+    // The Get/Scan split comes from /jmx, refreshed every 10 s: on a loaded machine a refresh
+    // can slip past a window's end, leaving that window's share unknown (RO-Read by rule). It
+    // must be known in one of the last windows at least, and under one half where known.
+    JsonNode windows = gets.path("windows");
+    int known = 0;
+    for (int i = Math.max(0, windows.size() - 5); i < windows.size(); i++) {
+      JsonNode w = windows.get(i);
+      if (w.path("scanShare").isNumber()) {
+        known++;
+        assertTrue(w.toString(), w.path("scanShare").asDouble() < 0.5);
+      }
+    }
+    assertTrue("no Get/Scan split in the last windows: " + windows, known > 0);
+    JsonNode last;
 
     // The RegionServer serves /jmx values up to one metrics period (10 s) old: a pause of a
     // period between the phases keeps Gets of the first out of the second's window.
