@@ -81,7 +81,12 @@ public class DistributionClusterIT {
     clusterDir = new File(work, "cluster");
     netns = netnsAvailable();
     List<String> up = new ArrayList<>(List.of("bin/strata-cluster", "up", "--dir",
-      clusterDir.getPath(), "--base-port", Integer.toString(BASE_PORT), "--heap", "512"));
+      clusterDir.getPath(), "--base-port", Integer.toString(BASE_PORT), "--heap", "512",
+      // Every open WAL reserves a 64 MB block on each of its 3 replicas' RAM tiers: with the
+      // test's rolls and region moves 17 WALs were live at once, more than 3 x 1024 MB holds,
+      // and HDFS rightly put one on its fallback (DISK). The tier is tmpfs: only what is
+      // written takes memory.
+      "--ram-mb", "2048"));
     if (netns) {
       up.add("--netns");
     } else {
