@@ -53,12 +53,7 @@ public final class CrossProcessClient {
       Table t = c.getTable(name)) {
       HybridRpcClient client = (HybridRpcClient) RpcClients.of(c);
       // The first routed call sets the endpoint up (it may go over sockets); wait until it is.
-      t.put(new Put(Bytes.toBytes("warm-up")).addColumn(FAMILY, QUALIFIER, value(0)));
-      long deadline = System.currentTimeMillis() + 30_000;
-      while (count("client.endpoints.connected") < 1 && count("client.endpoints.failed") < 1
-        && System.currentTimeMillis() < deadline) {
-        Thread.sleep(10);
-      }
+      RoutedCallChecks.connectEndpoint(t);
       for (int i = 0; i < rows; i++) {
         t.put(new Put(row(i)).addColumn(FAMILY, QUALIFIER, value(i)));
       }
