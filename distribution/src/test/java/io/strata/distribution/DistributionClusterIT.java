@@ -360,52 +360,49 @@ public class DistributionClusterIT {
   private static void shell(String script) throws Exception {
     File file = File.createTempFile("shell", ".rb", new File("target/it-work"));
     // As upstream's shell scripts do, the script ends with exit: otherwise the shell goes on to
-    // read commands from its standard input (here /dev/null, so it would end there too).
+    // read commands from its standard input (/dev/null in run, so it would end there too).
     Files.writeString(file.toPath(), script + "\nexit\n", StandardCharsets.UTF_8);
-    File out = new File(file.getPath() + ".out");
-    ProcessBuilder pb = new ProcessBuilder("bin/shell", "-n", file.getAbsolutePath())
-      .directory(home).redirectErrorStream(true).redirectOutput(out)
-      .redirectInput(new File("/dev/null"));
-    pb.environment().put("STRATA_CONF_DIR", new File(clusterDir, "conf").getPath());
-    pb.environment().put("STRATA_HEAP", "384m");
-    Process p = pb.start();
-    if (!p.waitFor(180, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("bin/shell did not finish within 180 s (output: " + out + ")");
-    }
-    String output = Files.readString(out.toPath(), StandardCharsets.UTF_8);
-    if (p.exitValue() != 0) {
-      throw new AssertionError("bin/shell -n exited " + p.exitValue() + ": " + output);
-    }
+    run(home, 180, List.of("STRATA_CONF_DIR=" + new File(clusterDir, "conf"), "STRATA_HEAP=384m"),
+      "bin/shell", "-n", file.getAbsolutePath());
   }
 
   private static void run(File dir, int seconds, String... command) throws Exception {
     run(dir, seconds, List.of(), command);
   }
 
-  /** Runs a command to completion; its output goes to target/it-work/commands.log. */
+  /**
+   * Runs a command to completion, standard input from /dev/null; its output goes to
+   * target/it-work/commands.log, and its last lines into the error when it fails.
+   */
   private static void run(File dir, int seconds, List<String> env, String... command)
     throws Exception {
     File log = new File("target/it-work/commands.log").getAbsoluteFile();
     log.getParentFile().mkdirs();
-    Files.writeString(log.toPath(), "$ " + String.join(" ", command) + "\n",
-      StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-      java.nio.file.StandardOpenOption.APPEND);
+    File out = File.createTempFile("command", ".out", log.getParentFile());
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir).redirectErrorStream(true)
-      .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+      .redirectOutput(out).redirectInput(new File("/dev/null"));
     for (String e : env) {
       int eq = e.indexOf('=');
       pb.environment().put(e.substring(0, eq), e.substring(eq + 1));
     }
     Process p = pb.start();
-    if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+    boolean finished = p.waitFor(seconds, TimeUnit.SECONDS);
+    if (!finished) {
       p.destroyForcibly();
+    }
+    String output = Files.readString(out.toPath(), StandardCharsets.UTF_8);
+    out.delete();
+    Files.writeString(log.toPath(), "$ " + String.join(" ", command) + "\n" + output,
+      StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+      java.nio.file.StandardOpenOption.APPEND);
+    String tail = output.substring(Math.max(0, output.length() - 2000));
+    if (!finished) {
       throw new AssertionError(String.join(" ", command) + " did not finish within " + seconds
-        + " s (output: " + log + ")");
+        + " s (output: " + log + "): " + tail);
     }
     if (p.exitValue() != 0) {
       throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue()
-        + " (output: " + log + ")");
+        + " (output: " + log + "): " + tail);
     }
   }
 }
