@@ -378,7 +378,8 @@ public class DistributionClusterIT {
     throws Exception {
     File log = new File("target/it-work/commands.log").getAbsoluteFile();
     log.getParentFile().mkdirs();
-    File out = File.createTempFile("command", ".out", log.getParentFile());
+    // Beside it-work, not in it: the first command run removes it-work.
+    File out = File.createTempFile("command", ".out", new File("target").getAbsoluteFile());
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir).redirectErrorStream(true)
       .redirectOutput(out).redirectInput(new File("/dev/null"));
     for (String e : env) {
@@ -392,6 +393,7 @@ public class DistributionClusterIT {
     }
     String output = Files.readString(out.toPath(), StandardCharsets.UTF_8);
     out.delete();
+    log.getParentFile().mkdirs();
     Files.writeString(log.toPath(), "$ " + String.join(" ", command) + "\n" + output,
       StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
       java.nio.file.StandardOpenOption.APPEND);
