@@ -24,10 +24,15 @@ void ep_mark_closed(sr_ep *ep, int code, const char *cause) {
                (ep->accepted || ep->established_notified);
   if (notify) ep->close_notified = 1;
   int local = ep->local_close;
+  /* An accepted endpoint opens with the peer's first message, which can complete before the
+   * connection manager's ESTABLISHED event; until that event the kernel does not send the
+   * disconnect request (rdma_disconnect only moves the QP to error and returns 0), so the
+   * ESTABLISHED handler disconnects instead, or the peer would never hear of the close. */
+  int can_disconnect = !ep->accepted || ep->cm_established;
   char msg[sizeof ep->cause];
   snprintf(msg, sizeof msg, "%s", ep->cause);
   pthread_mutex_unlock(&ep->lock);
-  if (was == EP_OPEN && ep->id && !ep->disconnect_sent) {
+  if (was == EP_OPEN && ep->id && !ep->disconnect_sent && can_disconnect) {
     ep->disconnect_sent = 1;
     rdma_disconnect(ep->id);
   }

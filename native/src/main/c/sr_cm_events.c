@@ -124,12 +124,15 @@ static void handle_cm_event(sr_ctx *ctx, cm_evt *e) {
     }
     case RDMA_CM_EVENT_ESTABLISHED:
       if (ep->accepted) {
+        pthread_mutex_lock(&ep->lock);
+        ep->cm_established = 1;
+        pthread_mutex_unlock(&ep->lock);
         mark_established(ep);
         /* The peer's first messages can complete before this event is handled: a protocol
-         * violation among them closed the endpoint while it was still accepting, when
-         * rdma_disconnect could not tell the peer yet (the connection manager disconnects only
-         * an established connection). Disconnect now, or the endpoint and its resources would
-         * stay until the peer itself leaves. */
+         * violation among them closed the endpoint (accepting, or opened by those messages)
+         * when rdma_disconnect could not tell the peer yet (the connection manager disconnects
+         * only an established connection). Disconnect now, or the endpoint and its resources
+         * would stay until the peer itself leaves. */
         pthread_mutex_lock(&ep->lock);
         int late = ep->state == EP_CLOSED && !ep->disconnect_sent && ep->id != NULL;
         pthread_mutex_unlock(&ep->lock);

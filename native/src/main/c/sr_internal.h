@@ -91,6 +91,7 @@ struct sr_ep {
   int close_queued;       /* in ctx's request queue */
   int local_close;        /* the user asked to close */
   int disconnect_sent;
+  int cm_established; /* accepted: the connection manager's ESTABLISHED event was handled */
   int close_notified;     /* on_close delivered */
   int established_notified;
   int connect_code;       /* for sr_connect: result */
@@ -174,6 +175,7 @@ struct sr_ctx {
   sr_ep **slots; /* progress thread only */
   uint32_t *gens;
   uint32_t nslots;
+  uint32_t queued_msgs; /* progress thread only: messages queued for credit since the last sweep */
 
   atomic_int stop;
   atomic_int running;

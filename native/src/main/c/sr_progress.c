@@ -7,6 +7,7 @@
 #include "sr_internal.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -40,6 +41,49 @@ static void shutdown_all(sr_ctx *ctx) {
   }
 }
 
+/* Closes the endpoints whose oldest queued message (a send from the progress thread waiting for
+ * the peer's credit) has waited longer than send_timeout_ms. The queue's age is also checked
+ * when another message is queued, but a peer that stopped returning credits and then went quiet
+ * would otherwise hold its endpoint, and up to pend_limit bytes, for as long as it stayed
+ * connected. Progress thread only (the only thread that queues, and the only one that tears
+ * endpoints down). Returns how many endpoints still hold queued messages. */
+static int expire_pending(sr_ctx *ctx, uint64_t now) {
+  enum { BATCH = 32 };
+  sr_ep *expired[BATCH];
+  int n = 0, waiting = 0;
+  uint64_t timeout_ns = (uint64_t)ctx->cfg.send_timeout_ms * 1000000ull;
+  pthread_mutex_lock(&ctx->lock);
+  for (sr_ep *ep = ctx->all_eps; ep; ep = ep->next_all) {
+    pthread_mutex_lock(&ep->lock); /* lock order ctx -> ep */
+    if (ep->pend_head && !ep->fail_code && !ep->local_close && ep->state != EP_CLOSED) {
+      if (now - ep->pend_head->queued_ns > timeout_ns && n < BATCH) {
+        ep->refs++; /* held across the unlocked part below */
+        expired[n++] = ep;
+      } else {
+        waiting++;
+      }
+    }
+    pthread_mutex_unlock(&ep->lock);
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  for (int i = 0; i < n; i++) {
+    sr_ep *ep = expired[i];
+    char w[256], cause[384];
+    pthread_mutex_lock(&ep->lock);
+    if (ep->pend_head) {
+      snprintf(cause, sizeof cause,
+               "%s returned no credit for %u ms with %zu bytes of messages queued and sent "
+               "nothing since (strata.rdma.send.timeout.ms); endpoint closed",
+               ep_where(ep, w, sizeof w),
+               (unsigned)((now - ep->pend_head->queued_ns) / 1000000), ep->pend_bytes);
+      ep_fail_async_and_unlock(ep, SR_ETIMEDOUT, cause);
+      pthread_mutex_lock(&ep->lock);
+    }
+    ep_unref_locked_and_unlock(ep);
+  }
+  return waiting + (n == BATCH); /* a full batch: look again soon */
+}
+
 int sr_ctx_run(sr_ctx *ctx) {
   ctx->runner = pthread_self();
   atomic_store(&ctx->running, 1);
@@ -47,12 +91,25 @@ int sr_ctx_run(sr_ctx *ctx) {
   uint64_t last = now_ns();
   uint32_t iter = 0;
   struct epoll_event evs[16];
+  /* how often queued messages' ages are looked at: a quarter of the send timeout, 10 ms to 1 s */
+  uint64_t sweep_ns = (uint64_t)ctx->cfg.send_timeout_ms * 250000ull;
+  if (sweep_ns < 10000000ull) sweep_ns = 10000000ull;
+  if (sweep_ns > 1000000000ull) sweep_ns = 1000000000ull;
+  uint64_t last_sweep = last;
+  int queued_eps = 0; /* endpoints holding queued messages at the last sweep */
   while (!atomic_load(&ctx->stop)) {
     int n = poll_cqs(ctx);
     if (atomic_load(&ctx->has_requests)) process_requests(ctx);
     if (n > 0) {
       last = now_ns();
-      if ((++iter & 255) == 0) drain_cm_events(ctx);
+      if ((++iter & 255) == 0) {
+        drain_cm_events(ctx);
+        if ((queued_eps || ctx->queued_msgs) && last - last_sweep >= sweep_ns) {
+          queued_eps = expire_pending(ctx, last);
+          ctx->queued_msgs = 0;
+          last_sweep = last;
+        }
+      }
       continue;
     }
     if (spin_ns && now_ns() - last < spin_ns) {
@@ -70,7 +127,20 @@ int sr_ctx_run(sr_ctx *ctx) {
       last = now_ns();
       continue;
     }
-    int k = epoll_wait(ctx->epfd, evs, 16, -1);
+    /* asleep only as long as no queued message could outlive the send timeout unnoticed */
+    int timeout = -1;
+    if (queued_eps || ctx->queued_msgs) {
+      uint64_t now = now_ns();
+      if (now - last_sweep >= sweep_ns) {
+        queued_eps = expire_pending(ctx, now);
+        last_sweep = now;
+      } else {
+        queued_eps = 1; /* looked at again at the next sweep */
+      }
+      ctx->queued_msgs = 0;
+      timeout = queued_eps ? (int)(sweep_ns / 1000000ull) : -1;
+    }
+    int k = epoll_wait(ctx->epfd, evs, 16, timeout);
     for (int i = 0; i < k; i++) {
       void *p = evs[i].data.ptr;
       if (p == &ctx->wakefd) {

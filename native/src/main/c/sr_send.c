@@ -88,6 +88,7 @@ int sr_ep_send_begin_wait(sr_ep *ep, uint32_t len, uint32_t max_wait_ms, void **
       }
       n->next = NULL;
       n->queued_ns = now;
+      ep->ctx->queued_msgs++; /* the progress loop now looks at the queue's age while idle */
       n->len = len;
       ep->sending = 1;
       ep->cur_len = len;
