@@ -16,17 +16,23 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 /**
  * Reads a table's counters from the master's {@link Admin#getClusterMetrics}: every live
  * RegionServer's {@link RegionMetrics}, summed over the table's regions, and, where a
- * {@link ReadOpCounter} is given, the Get/Scan split from the servers hosting them.
+ * {@link ReadOpCounter} is given, the Get/Scan split from the servers hosting them, and where an
+ * {@link InsertCounter} is given, the insert/update split.
  * Thread-safety: as the {@link Admin} it uses (HBase's is safe for concurrent use).
  */
 public final class ClusterMetricsSource implements MetricsSource {
   private final Admin admin;
   private final ReadOpCounter readOps;
+  private final InsertCounter inserts;
 
-  /** @param readOps where the Get/Scan split comes from; null: unknown */
-  public ClusterMetricsSource(Admin admin, ReadOpCounter readOps) {
+  /**
+   * @param readOps where the Get/Scan split comes from; null: unknown
+   * @param inserts where the insert/update split comes from; null: unknown
+   */
+  public ClusterMetricsSource(Admin admin, ReadOpCounter readOps, InsertCounter inserts) {
     this.admin = admin;
     this.readOps = readOps;
+    this.inserts = inserts;
   }
 
   @Override
@@ -64,9 +70,12 @@ public final class ClusterMetricsSource implements MetricsSource {
     int live = cm.getLiveServerMetrics().size();
     ReadOpCounter.ReadOps ops = readOps == null || hosting.isEmpty() ? null
       : readOps.readOps(table, hosting);
+    InsertCounter.InsertCounts ins = inserts == null || hosting.isEmpty() ? null
+      : inserts.insertCounts(table, hosting);
     return new TableSample(System.currentTimeMillis(), reads, filtered, writes, regions, storeFiles,
       storeFileBytes, memStoreBytes, live, live == 0 ? 0 : maxHeap, usedHeap,
-      ops == null ? -1 : ops.gets(), ops == null ? -1 : ops.scans());
+      ops == null ? -1 : ops.gets(), ops == null ? -1 : ops.scans(),
+      ins == null ? -1 : ins.sampled(), ins == null ? -1 : ins.inserting());
   }
 
   private static long bytes(Size s) {

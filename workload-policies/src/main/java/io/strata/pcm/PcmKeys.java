@@ -141,6 +141,44 @@ public final class PcmKeys {
     return v;
   }
 
+  /**
+   * On a RegionServer with {@link InsertSampler} loaded: one Put in this many (per server) is
+   * checked for whether its row already existed, which tells WO-Insert from WO-Update. 1 checks
+   * every Put. Default 32.
+   */
+  public static final String INSERT_SAMPLE_EVERY = "strata.pcm.insert.sample.every";
+  public static final int INSERT_SAMPLE_EVERY_DEFAULT = 32;
+
+  /** {@link #INSERT_SAMPLE_EVERY}; must be at least 1. */
+  public static int insertSampleEvery(Configuration conf) {
+    return atLeast(conf, INSERT_SAMPLE_EVERY, INSERT_SAMPLE_EVERY_DEFAULT, 1);
+  }
+
+  /**
+   * Sampled Puts a window needs before its insert share is taken; with fewer, the share is unknown
+   * and a write-only table is WO-Insert. Default 20.
+   */
+  public static final String INSERT_MIN_SAMPLES = "strata.pcm.insert.min.samples";
+  public static final int INSERT_MIN_SAMPLES_DEFAULT = 20;
+
+  /** {@link #INSERT_MIN_SAMPLES}; must be at least 1. */
+  public static int insertMinSamples(Configuration conf) {
+    return atLeast(conf, INSERT_MIN_SAMPLES, INSERT_MIN_SAMPLES_DEFAULT, 1);
+  }
+
+  /**
+   * Consecutive failed rounds (the cluster's metrics unreadable, or a policy that could not be
+   * applied) after which {@code strata pcm watch} stops with an error instead of retrying. Default
+   * 30: five minutes at the default interval, longer than a master fail-over.
+   */
+  public static final String WATCH_MAX_FAILURES = "strata.pcm.watch.max.failures";
+  public static final int WATCH_MAX_FAILURES_DEFAULT = 30;
+
+  /** {@link #WATCH_MAX_FAILURES}; must be at least 1. */
+  public static int watchMaxFailures(Configuration conf) {
+    return atLeast(conf, WATCH_MAX_FAILURES, WATCH_MAX_FAILURES_DEFAULT, 1);
+  }
+
   private static int atLeast(Configuration conf, String key, int dflt, int min) {
     long v = longValue(conf, key, dflt);
     if (v < min || v > Integer.MAX_VALUE) {

@@ -19,7 +19,10 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * {@code strata pcm}: workload-aware configuration policies for one table.
@@ -28,7 +31,7 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
  * <li>{@code recommend}: the policy of its class (or {@code --class}) worked out for the cluster,
  * and what applying it would change;</li>
  * <li>{@code apply}: as recommend; with {@code --execute} applies the descriptor changes online and
- * writes the restart plan;</li>
+ * writes the restart plan; with {@code --create}, creates the table pre-split with the policy;</li>
  * <li>{@code watch}: the loop: observe, classify, and apply on each change of class;</li>
  * <li>{@code revert}: restores the values from before the first apply.</li>
  * </ul>
@@ -36,7 +39,8 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
  */
 public final class PcmTool {
   private static final String USAGE = "strata pcm classify|recommend|apply|watch|revert "
-    + "--table T [--zk HOST:PORT] [--class C] [--execute] [--json FILE]";
+    + "--table T [--zk HOST:PORT] [--class C] [--create FAMILIES [--key-range START,END]] "
+    + "[--execute] [--json FILE]";
   private static final String HEADER = "Classifies a table's workload from the running cluster's "
     + "request counters (the PCM paper's classes), recommends the tuned policy of its class and "
     + "applies it online: descriptor changes through modifyTable, a written plan for what needs "
@@ -58,6 +62,13 @@ public final class PcmTool {
       + "(default: the launcher's work directory, pcm/)");
     o.addOption(null, "policy-dir", true, "operator policy files (default: "
       + PcmKeys.POLICY_DIR + ")");
+    o.addOption(null, "create", true, "recommend/apply with --class: the table does not exist "
+      + "yet; create it with these column families (comma-separated), pre-split into the "
+      + "policy's P regions and with its values set");
+    o.addOption(null, "key-range", true, "with --create: first and last split keys START,END "
+      + "(\\xNN escapes allowed; default \\x00,\\xFF), the split points spread evenly "
+      + "between them in byte order, as HBase's UniformSplit (for keys like user0123 give the "
+      + "characters that vary first: user0,user9)");
     o.addOption(null, "dataset-bytes", true, "the table's expected data size, for max.filesize "
       + "(default: its size now)");
     o.addOption(null, "max-samples", true, "classify/watch: stop after this many reads "
@@ -107,8 +118,15 @@ public final class PcmTool {
     }
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Admin admin = conn.getAdmin()) {
-      if (!admin.tableExists(s.table)) {
-        System.err.println("strata pcm " + sub + ": no table " + s.table);
+      boolean exists = admin.tableExists(s.table);
+      if (!exists && s.create == null) {
+        System.err.println("strata pcm " + sub + ": no table " + s.table + (sub.equals("apply")
+          ? " (apply --class C --create FAMILIES creates it pre-split with C's policy)" : ""));
+        return 2;
+      }
+      if (exists && s.create != null) {
+        System.err.println("strata pcm " + sub + ": table " + s.table + " exists; --create only "
+          + "makes a new table (without it, the policy is applied to this one online)");
         return 2;
       }
       ObjectNode report = JSON.createObjectNode();
@@ -147,6 +165,10 @@ public final class PcmTool {
     long datasetBytes;
     long maxSamples;
     Map<WorkloadClass, Policy> policies;
+    /** Families of a table to create; null: the table must exist. */
+    List<String> create;
+    byte[] startKey;
+    byte[] endKey;
   }
 
   private static Settings settings(String sub, CommandLine cl, Configuration conf) {
@@ -179,6 +201,37 @@ public final class PcmTool {
       throw new IllegalArgumentException("--execute and --dry-run exclude each other");
     }
     s.execute = cl.hasOption("execute");
+    if (cl.hasOption("create")) {
+      if (!sub.equals("recommend") && !sub.equals("apply")) {
+        throw new IllegalArgumentException("--create goes with recommend or apply, not " + sub);
+      }
+      if (s.forced == null) {
+        throw new IllegalArgumentException("--create needs --class: a table that does not exist "
+          + "has no workload to classify yet");
+      }
+      s.create = new java.util.ArrayList<>();
+      for (String f : cl.getOptionValue("create").split(",")) {
+        if (!f.trim().isEmpty()) {
+          s.create.add(f.trim());
+        }
+      }
+      if (s.create.isEmpty()) {
+        throw new IllegalArgumentException("--create needs at least one column family");
+      }
+      String range = cl.getOptionValue("key-range", "\\x00,\\xFF");
+      int comma = range.indexOf(',');
+      if (comma <= 0 || comma == range.length() - 1) {
+        throw new IllegalArgumentException("--key-range takes START,END, not '" + range + "'");
+      }
+      s.startKey = Bytes.toBytesBinary(range.substring(0, comma));
+      s.endKey = Bytes.toBytesBinary(range.substring(comma + 1));
+      if (Bytes.compareTo(s.startKey, s.endKey) >= 0) {
+        throw new IllegalArgumentException("--key-range start must sort before its end: '"
+          + range + "'");
+      }
+    } else if (cl.hasOption("key-range")) {
+      throw new IllegalArgumentException("--key-range goes with --create");
+    }
     s.state = cl.hasOption("state") ? new File(cl.getOptionValue("state"))
       : CommandLines.workDir("pcm");
     String dir = cl.hasOption("policy-dir") ? cl.getOptionValue("policy-dir")
@@ -197,18 +250,22 @@ public final class PcmTool {
     PcmKeys.nodeRamBytes(conf);
     PcmKeys.jmxEnabled(conf);
     PcmKeys.jmxTimeoutMs(conf);
+    PcmKeys.insertMinSamples(conf);
+    PcmKeys.watchMaxFailures(conf);
     return s;
   }
 
   private static WorkloadMonitor monitor(Settings s, Admin admin) {
     return new WorkloadMonitor(s.table, source(s, admin),
-      PcmKeys.windowSamples(s.conf), new WorkloadClassifier(PcmKeys.minOpsPerSec(s.conf),
-        PcmKeys.onlyTolerance(s.conf)), PcmKeys.stableWindows(s.conf));
+      new WorkloadWindow(PcmKeys.windowSamples(s.conf), PcmKeys.insertMinSamples(s.conf)),
+      new WorkloadClassifier(PcmKeys.minOpsPerSec(s.conf), PcmKeys.onlyTolerance(s.conf)),
+      PcmKeys.stableWindows(s.conf));
   }
 
   private static MetricsSource source(Settings s, Admin admin) {
-    return new ClusterMetricsSource(admin, PcmKeys.jmxEnabled(s.conf)
-      ? new JmxReadOpCounter(PcmKeys.jmxTimeoutMs(s.conf)) : null);
+    JmxRequestCounters jmx = PcmKeys.jmxEnabled(s.conf)
+      ? new JmxRequestCounters(PcmKeys.jmxTimeoutMs(s.conf)) : null;
+    return new ClusterMetricsSource(admin, jmx, jmx);
   }
 
   /** Observes until a class holds or the samples run out; returns it, null when none held. */
@@ -256,13 +313,15 @@ public final class PcmTool {
     w.put("readFraction", Double.isNaN(r.readFraction()) ? null : r.readFraction());
     w.put("emptyAtStart", r.emptyAtStart());
     w.put("scanShare", Double.isNaN(r.scanShare()) ? null : r.scanShare());
+    w.put("insertShare", Double.isNaN(r.insertShare()) ? null : r.insertShare());
     w.put("observed", o.observed().map(WorkloadClass::label).orElse(null));
     w.put("stable", o.stable() == null ? null : o.stable().label());
     System.out.printf("table %s: %.1f reads/s, %.1f writes/s over %.1f s (%s reads, scan share "
-      + "%s), %d region(s), %d store file(s): %s (run %d)%s%n", table, r.readsPerSec(),
-      r.writesPerSec(), r.seconds(), Double.isNaN(r.readFraction()) ? "no"
+      + "%s, insert share %s), %d region(s), %d store file(s): %s (run %d)%s%n", table,
+      r.readsPerSec(), r.writesPerSec(), r.seconds(), Double.isNaN(r.readFraction()) ? "no"
         : String.format("%.1f %%", 100 * r.readFraction()),
       Double.isNaN(r.scanShare()) ? "unknown" : String.format("%.2f", r.scanShare()),
+      Double.isNaN(r.insertShare()) ? "unknown" : String.format("%.2f", r.insertShare()),
       s.regions(), s.storeFiles(),
       o.observed().map(WorkloadClass::label).orElse("idle"), o.run(),
       o.changed().map(c -> " -> class now " + c).orElse(""));
@@ -298,7 +357,7 @@ public final class PcmTool {
     TableSample now, boolean execute) throws IOException {
     Recommendation rec = new AdaptationManager(s.policies).recommend(c,
       ClusterFacts.of(now, PcmKeys.nodeRamBytes(s.conf), s.datasetBytes));
-    TableDescriptor td = admin.getDescriptor(s.table);
+    TableDescriptor td = s.create == null ? admin.getDescriptor(s.table) : newTable(s);
     PolicyExecutor.Plan plan = PolicyExecutor.plan(td, rec);
     System.out.printf("table %s: policy %s from %s; X = %d (heap %d MB on %d RegionServer(s))%n",
       s.table, c, rec.policySource(), rec.x(), rec.heapBytes() >> 20, now.liveServers());
@@ -336,18 +395,32 @@ public final class PcmTool {
         "restart", st.target(), value);
     }
     for (Recommendation.Setting st : plan.advice()) {
-      System.out.printf("  %-8s %s = %s (create the table pre-split into this many regions "
-        + "before a load)%n", "advice", st.target(), st.value());
+      if (s.create != null) {
+        System.out.printf("  %-8s %s = %s (the new table's regions, split evenly from %s to "
+          + "%s)%n", "create", st.target(), st.value(), Bytes.toStringBinary(s.startKey),
+          Bytes.toStringBinary(s.endKey));
+      } else {
+        System.out.printf("  %-8s %s = %s (create the table pre-split into this many regions "
+          + "before a load: apply --create)%n", "advice", st.target(), st.value());
+      }
     }
     File revertFile = revertFile(s);
     File restartPlan = new File(s.state, fileName(s.table) + ".restart-plan.txt");
     report.put("executed", execute);
     if (!execute) {
-      System.out.println("dry run: nothing changed; --execute applies " + plan.changes().size()
-        + " change(s) online and writes the restart plan to " + restartPlan);
+      System.out.println("dry run: nothing changed; --execute " + (s.create == null ? "applies "
+        + plan.changes().size() + " change(s) online" : "creates the table with "
+        + Math.max(1, rec.preSplitRegions()) + " region(s) and " + plan.changes().size()
+        + " policy value(s)") + " and writes the restart plan to " + restartPlan);
       return;
     }
-    new PolicyExecutor(admin).apply(plan, revertFile);
+    if (s.create != null) {
+      new PolicyExecutor(admin).create(plan, td, s.startKey, s.endKey, revertFile);
+      report.put("created", true);
+      report.put("regions", admin.getRegions(s.table).size());
+    } else {
+      new PolicyExecutor(admin).apply(plan, revertFile);
+    }
     PolicyExecutor.writeRestartPlan(plan, restartPlan);
     report.put("revertFile", revertFile.getPath());
     report.put("restartPlan", restartPlan.getPath());
@@ -356,25 +429,33 @@ public final class PcmTool {
       + restartPlan);
   }
 
+  /** The descriptor of a table to create: its families with HBase's defaults. */
+  private static TableDescriptor newTable(Settings s) {
+    TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(s.table);
+    for (String f : s.create) {
+      b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f));
+    }
+    return b.build();
+  }
+
   private static int watch(Settings s, Admin admin, ObjectNode report) throws Exception {
-    WorkloadMonitor m = monitor(s, admin);
     long interval = PcmKeys.intervalMs(s.conf);
-    long max = s.maxSamples;
     ArrayNode windows = report.putArray("windows");
-    ArrayNode applied = report.putArray("applied");
     System.out.println("watching table " + s.table + " every " + interval + " ms"
       + (s.execute ? "" : " (dry run)") + "; Ctrl-C stops");
-    for (long i = 0; i < max; i++) {
-      if (i > 0) {
-        Thread.sleep(interval);
-      }
-      WorkloadMonitor.Observation o = m.observe();
-      print(s.table, o, windows);
-      Optional<WorkloadClass> changed = o.changed();
-      if (changed.isPresent()) {
-        applied.add(changed.get().label());
-        applyClass(s, admin, report, changed.get(), o.sample(), s.execute);
-      }
+    WatchLoop loop = new WatchLoop(monitor(s, admin), interval,
+      PcmKeys.watchMaxFailures(s.conf), (c, now) -> applyClass(s, admin, report, c, now,
+        s.execute), Thread::sleep);
+    WatchLoop.Result r = loop.run(s.maxSamples, o -> print(s.table, o, windows));
+    ArrayNode applied = report.putArray("applied");
+    r.applied().forEach(applied::add);
+    ArrayNode failures = report.putArray("failures");
+    r.failures().forEach(failures::add);
+    report.put("gaveUp", r.gaveUp());
+    if (r.gaveUp()) {
+      System.err.println("strata pcm watch: stopped after " + PcmKeys.watchMaxFailures(s.conf)
+        + " failed rounds in a row; last: " + r.failures().get(r.failures().size() - 1));
+      return 1;
     }
     return 0;
   }

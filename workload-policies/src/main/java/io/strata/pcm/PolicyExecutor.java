@@ -168,7 +168,43 @@ public final class PolicyExecutor {
   }
 
   private TableDescriptor modify(TableName table, List<Change> changes) throws IOException {
-    TableDescriptor current = admin.getDescriptor(table);
+    admin.modifyTable(withChanges(admin.getDescriptor(table), changes));
+    return admin.getDescriptor(table);
+  }
+
+  /**
+   * Creates the plan's table, which must not exist yet, from {@code base} with the plan's changes,
+   * pre-split into the recommendation's P regions with split points spread evenly from
+   * {@code startKey} to {@code endKey} (HBase's {@link Admin#createTable(TableDescriptor, byte[],
+   * byte[], int)}, which makes the first and last region take the keys outside the range). P of 0
+   * or 1: one region. The before-values (unset) are saved to {@code revertFile}, so revert unsets
+   * what the policy set. Returns the descriptor HBase now holds.
+   */
+  public TableDescriptor create(Plan plan, TableDescriptor base, byte[] startKey, byte[] endKey,
+    File revertFile) throws IOException {
+    if (Bytes.compareTo(startKey, endKey) >= 0) {
+      throw new IllegalArgumentException("the key range's start " + Bytes.toStringBinary(startKey)
+        + " must sort before its end " + Bytes.toStringBinary(endKey));
+    }
+    TableDescriptor desc = withChanges(base, plan.changes());
+    int regions = plan.recommendation().preSplitRegions();
+    saveRevert(plan.table(), plan.changes(), revertFile);
+    if (regions >= 3) {
+      admin.createTable(desc, startKey, endKey, regions);
+    } else if (regions == 2) {
+      admin.createTable(desc, new byte[][] { Bytes.split(startKey, endKey, 1)[1] });
+    } else {
+      admin.createTable(desc);
+    }
+    LOG.info("PCM {}: table {} created with {} region(s) from {} to {} and {} policy value(s); "
+      + "before-values in {}", plan.recommendation().workload(), plan.table(),
+      Math.max(1, regions), Bytes.toStringBinary(startKey), Bytes.toStringBinary(endKey),
+      plan.changes().size(), revertFile);
+    return admin.getDescriptor(plan.table());
+  }
+
+  /** {@code current} with {@code changes} made (a null after-value unsets the key). */
+  static TableDescriptor withChanges(TableDescriptor current, List<Change> changes) {
     TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(current);
     Map<String, ColumnFamilyDescriptorBuilder> families = new LinkedHashMap<>();
     for (Change c : changes) {
@@ -195,8 +231,7 @@ public final class PolicyExecutor {
       }
     }
     families.values().forEach(fb -> tb.modifyColumnFamily(fb.build()));
-    admin.modifyTable(tb.build());
-    return admin.getDescriptor(table);
+    return tb.build();
   }
 
   /** Saves the before-values, keeping those of an earlier apply that was not reverted. */

@@ -18,10 +18,22 @@ package io.strata.pcm;
  * @param usedHeapBytes      the largest used heap of a live RegionServer
  * @param getOps             Get operations, -1 when unknown ({@link ReadOpCounter})
  * @param scanOps            Scan (next) operations, -1 when unknown
+ * @param putsSampled        Puts {@link InsertSampler} checked, -1 when unknown
+ *                           ({@link InsertCounter})
+ * @param putsInserting      of those, the Puts that wrote a new row, -1 when unknown
  */
 public record TableSample(long atMs, long readRequests, long filteredReads, long writeRequests,
   int regions, int storeFiles, long storeFileBytes, long memStoreBytes, int liveServers,
-  long maxHeapBytes, long usedHeapBytes, long getOps, long scanOps) {
+  long maxHeapBytes, long usedHeapBytes, long getOps, long scanOps, long putsSampled,
+  long putsInserting) {
+
+  /** A sample without the insert/update split. */
+  public TableSample(long atMs, long readRequests, long filteredReads, long writeRequests,
+    int regions, int storeFiles, long storeFileBytes, long memStoreBytes, int liveServers,
+    long maxHeapBytes, long usedHeapBytes, long getOps, long scanOps) {
+    this(atMs, readRequests, filteredReads, writeRequests, regions, storeFiles, storeFileBytes,
+      memStoreBytes, liveServers, maxHeapBytes, usedHeapBytes, getOps, scanOps, -1, -1);
+  }
 
   /** The table's data: store files and memstores. */
   public long dataBytes() {

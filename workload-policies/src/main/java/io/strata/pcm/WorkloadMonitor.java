@@ -19,9 +19,15 @@ public final class WorkloadMonitor {
 
   public WorkloadMonitor(TableName table, MetricsSource source, int windowSamples,
     WorkloadClassifier classifier, int stableWindows) {
+    this(table, source, new WorkloadWindow(windowSamples), classifier, stableWindows);
+  }
+
+  /** @param window an empty window, which this monitor then owns */
+  public WorkloadMonitor(TableName table, MetricsSource source, WorkloadWindow window,
+    WorkloadClassifier classifier, int stableWindows) {
     this.table = table;
     this.source = source;
-    this.window = new WorkloadWindow(windowSamples);
+    this.window = window;
     this.classifier = classifier;
     this.hysteresis = new Hysteresis(stableWindows);
   }

@@ -11,15 +11,29 @@ import java.util.Deque;
  */
 public final class WorkloadWindow {
   private final int capacity;
+  private final int insertMinSamples;
   private final Deque<TableSample> samples = new ArrayDeque<>();
   private Boolean emptyAtStart;
 
   /** @param capacity samples kept; at least 2 */
   public WorkloadWindow(int capacity) {
+    this(capacity, PcmKeys.INSERT_MIN_SAMPLES_DEFAULT);
+  }
+
+  /**
+   * @param capacity         samples kept; at least 2
+   * @param insertMinSamples sampled Puts the window needs for an insert share; at least 1
+   */
+  public WorkloadWindow(int capacity, int insertMinSamples) {
     if (capacity < 2) {
       throw new IllegalArgumentException("a window needs at least 2 samples, not " + capacity);
     }
+    if (insertMinSamples < 1) {
+      throw new IllegalArgumentException("an insert share needs at least 1 sampled Put, not "
+        + insertMinSamples);
+    }
     this.capacity = capacity;
+    this.insertMinSamples = insertMinSamples;
   }
 
   /** Adds a sample; the first one decides whether the table was empty when watching began. */
@@ -62,8 +76,8 @@ public final class WorkloadWindow {
     double reads = readOps >= 0 ? readOps : last.readRequests() - first.readRequests();
     return new WorkloadRates(reads / secs,
       (last.writeRequests() - first.writeRequests()) / secs,
-      (last.filteredReads() - first.filteredReads()) / secs, scanShare(first, last), Double.NaN,
-      Boolean.TRUE.equals(emptyAtStart), secs, last);
+      (last.filteredReads() - first.filteredReads()) / secs, scanShare(first, last),
+      insertShare(first, last, insertMinSamples), Boolean.TRUE.equals(emptyAtStart), secs, last);
   }
 
   /**
@@ -93,5 +107,23 @@ public final class WorkloadWindow {
       return Double.NaN;
     }
     return (double) scans / (gets + scans);
+  }
+
+  /**
+   * Inserting Puts over sampled Puts across the window; NaN when either end lacks the counts, a
+   * count went down, or fewer than {@code minSamples} Puts were sampled (a share of a handful of
+   * Puts would flip the class on noise).
+   */
+  static double insertShare(TableSample first, TableSample last, int minSamples) {
+    if (first.putsSampled() < 0 || first.putsInserting() < 0 || last.putsSampled() < 0
+      || last.putsInserting() < 0) {
+      return Double.NaN;
+    }
+    long sampled = last.putsSampled() - first.putsSampled();
+    long inserting = last.putsInserting() - first.putsInserting();
+    if (sampled < minSamples || inserting < 0 || inserting > sampled) {
+      return Double.NaN;
+    }
+    return (double) inserting / sampled;
   }
 }

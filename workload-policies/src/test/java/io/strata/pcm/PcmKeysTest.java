@@ -31,6 +31,8 @@ public class PcmKeysTest {
     assertEquals(0, PcmKeys.nodeRamBytes(c));
     assertTrue(PcmKeys.jmxEnabled(c));
     assertEquals(5000, PcmKeys.jmxTimeoutMs(c));
+    assertEquals(32, PcmKeys.insertSampleEvery(c));
+    assertEquals(20, PcmKeys.insertMinSamples(c));
   }
 
   @Test
@@ -52,5 +54,9 @@ public class PcmKeysTest {
     assertRefused(PcmKeys.JMX_ENABLED, "yes", () -> PcmKeys.jmxEnabled(c));
     c.set(PcmKeys.JMX_TIMEOUT_MS, "0");
     assertRefused(PcmKeys.JMX_TIMEOUT_MS, "0", () -> PcmKeys.jmxTimeoutMs(c));
+    c.set(PcmKeys.INSERT_SAMPLE_EVERY, "0");
+    assertRefused(PcmKeys.INSERT_SAMPLE_EVERY, "0", () -> PcmKeys.insertSampleEvery(c));
+    c.set(PcmKeys.INSERT_MIN_SAMPLES, "-3");
+    assertRefused(PcmKeys.INSERT_MIN_SAMPLES, "-3", () -> PcmKeys.insertMinSamples(c));
   }
 }

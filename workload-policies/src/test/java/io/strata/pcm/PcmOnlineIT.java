@@ -44,7 +44,8 @@ import org.junit.Test;
  * bulk load into an empty table, classifies it BL once the class holds, and applies the BL policy
  * online while the load goes on (the open regions carry the new values; no row is lost); the
  * heap shares are only in the written restart plan; {@code revert} restores the descriptor. On a
- * second table, point reads and range reads are told apart (RO-Read, RO-Scan).
+ * second table, point reads and range reads are told apart (RO-Read, RO-Scan), and on a third,
+ * updates and inserts (WO-Update, WO-Insert).
  */
 public class PcmOnlineIT {
   private static final byte[] FAMILY = Bytes.toBytes("f");
@@ -53,9 +54,11 @@ public class PcmOnlineIT {
   public static final TestClusters.Running CLUSTER = TestClusters.running(
     // RegionServers report their counters to the master twice a second (default every 3 s), so
     // a one-second monitor interval sees fresh counts. The RegionServer's info server is on (a
-    // random port) for the Get/Scan split from its /jmx.
+    // random port) for the Get/Scan split from its /jmx, and InsertSampler is loaded for the
+    // insert/update split.
     TestClusters.small("pcm").regionServers(1).hbase("hbase.regionserver.msginterval", "500")
-      .hbase("hbase.regionserver.info.port", "0"));
+      .hbase("hbase.regionserver.info.port", "0")
+      .hbase("hbase.coprocessor.region.classes", InsertSampler.class.getName()));
 
   @Test
   public void bulkLoadIsClassifiedAndItsPolicyAppliedOnlineAndReverted() throws Exception {
@@ -163,42 +166,69 @@ public class PcmOnlineIT {
   }
 
   /**
+   * {@code apply --class BL --create}: a table that does not exist yet is created pre-split into
+   * the policy's P regions (N per RegionServer) over the given key range, with the policy's
+   * values; revert unsets them.
+   */
+  @Test
+  public void aNewTableIsCreatedPreSplitWithThePolicy() throws Exception {
+    TableName name = TableName.valueOf("pcm_new");
+    Admin admin = CLUSTER.hbase().connection().getAdmin();
+    File state = new File("target/pcm-it/" + System.nanoTime(), "state");
+    File json = new File(state.getParentFile(), "create.json");
+    Configuration conf = new Configuration(CLUSTER.hbase().configuration());
+    assertEquals(0, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
+      "--class", "BL", "--create", "f", "--key-range", "row000000000,row000100000", "--execute",
+      "--state", state.getPath(), "--json", json.getPath() }, conf));
+    JsonNode report = new ObjectMapper().readTree(json);
+    int p = report.path("recommendation").path("preSplitRegions").asInt();
+    // BL: 4 regions per RegionServer, one RegionServer here.
+    assertEquals(4, p);
+    assertEquals(p, admin.getRegions(name).size());
+    assertEquals(p, report.path("regions").asInt());
+    TableDescriptor td = admin.getDescriptor(name);
+    long x = report.path("recommendation").path("x").asLong();
+    assertEquals(128L * x << 20, td.getMemStoreFlushSize());
+    assertEquals("org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy",
+      td.getRegionSplitPolicyClassName());
+    assertEquals("ONE_SSD", td.getColumnFamily(FAMILY).getValue("strata.flush.storage.policy"));
+    // The split points are the range's ends and points evenly between them (byte order): the
+    // first region ends at the range's start, the last begins at its end.
+    List<org.apache.hadoop.hbase.client.RegionInfo> regions = new ArrayList<>(
+      admin.getRegions(name));
+    regions.sort(org.apache.hadoop.hbase.client.RegionInfo.COMPARATOR);
+    byte[] lo = Bytes.toBytes("row000000000");
+    byte[] hi = Bytes.toBytes("row000100000");
+    assertEquals(0, Bytes.compareTo(lo, regions.get(0).getEndKey()));
+    assertEquals(0, Bytes.compareTo(hi, regions.get(p - 1).getStartKey()));
+    for (int i = 1; i < p - 2; i++) {
+      byte[] split = regions.get(i).getEndKey();
+      assertTrue(Bytes.toStringBinary(split),
+        Bytes.compareTo(lo, split) < 0 && Bytes.compareTo(split, hi) < 0);
+    }
+    // A second --create of the same table is refused; revert unsets the policy's values.
+    assertEquals(2, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
+      "--class", "BL", "--create", "f", "--execute", "--state", state.getPath() }, conf));
+    assertEquals(0, PcmTool.run(new String[] { "revert", "--table", name.getNameAsString(),
+      "--state", state.getPath() }, conf));
+    assertNull(admin.getDescriptor(name).getColumnFamily(FAMILY)
+      .getValue("strata.flush.storage.policy"));
+  }
+
+  /**
    * Read loads on a loaded table whose regions PCM has not reopened: point reads are RO-Read and
    * range reads RO-Scan, told apart by the Get/Scan split from the RegionServer's /jmx.
    */
   @Test
   public void pointAndRangeReadsAreToldApart() throws Exception {
     TableName name = TableName.valueOf("pcm_read");
-    Admin admin = CLUSTER.hbase().connection().getAdmin();
-    admin.createTable(TableDescriptorBuilder.newBuilder(name)
-      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
     long rows = 20_000;
-    try (Table t = CLUSTER.hbase().connection().getTable(name)) {
-      List<Put> batch = new ArrayList<>();
-      for (long row = 0; row < rows; row++) {
-        batch.add(new Put(Bytes.toBytes(String.format("row%09d", row)))
-          .addColumn(FAMILY, Bytes.toBytes("q"), new byte[200]));
-        if (batch.size() == 500) {
-          t.put(batch);
-          batch.clear();
-        }
-      }
-    }
+    Admin admin = loadedTable(name, rows);
     // The RegionServer publishes a new table's request metrics within its metrics period.
-    JmxReadOpCounter jmx = new JmxReadOpCounter(5000);
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (jmx.readOps(name, admin.getClusterMetrics(
-      java.util.EnumSet.of(org.apache.hadoop.hbase.ClusterMetrics.Option.LIVE_SERVERS))
-      .getLiveServerMetrics().values()) == null) {
-      assertTrue("no /jmx request metrics for " + name, System.currentTimeMillis() < deadline);
-      Thread.sleep(1000);
-    }
+    JmxRequestCounters jmx = new JmxRequestCounters(5000);
+    awaitOnJmx("request metrics of " + name, () -> jmx.readOps(name, servers(admin)));
     File work = new File("target/pcm-it/" + System.nanoTime());
-    Configuration conf = new Configuration(CLUSTER.hbase().configuration());
-    conf.setLong(PcmKeys.INTERVAL_MS, 1000);
-    // The RegionServer refreshes its /jmx values every 10 s: the window spans more than that.
-    conf.setInt(PcmKeys.WINDOW_SAMPLES, 13);
-    conf.setInt(PcmKeys.STABLE_WINDOWS, 3);
+    Configuration conf = jmxWindowConf();
 
     JsonNode gets = classifyUnder(name, conf, new File(work, "gets.json"), t -> {
       java.util.Random rnd = new java.util.Random(7);
@@ -243,6 +273,109 @@ public class PcmOnlineIT {
     assertEquals("RO-Scan", scans.path("class").asText());
     last = scans.path("windows").get(scans.path("windows").size() - 1);
     assertTrue(last.toString(), last.path("scanShare").asDouble() >= 0.5);
+  }
+
+  /**
+   * Write loads on a loaded table: Puts to rows that exist are WO-Update and Puts of new rows
+   * WO-Insert, told apart by InsertSampler's counts from the RegionServer's /jmx. Without the
+   * sampler both were WO-Insert.
+   */
+  @Test
+  public void updatesAndInsertsAreToldApart() throws Exception {
+    TableName name = TableName.valueOf("pcm_write");
+    long rows = 20_000;
+    Admin admin = loadedTable(name, rows);
+    JmxRequestCounters jmx = new JmxRequestCounters(5000);
+    awaitOnJmx("InsertSampler counts of " + name, () -> jmx.insertCounts(name, servers(admin)));
+    File work = new File("target/pcm-it/" + System.nanoTime());
+    Configuration conf = jmxWindowConf();
+    long readsBefore = readRequests(name);
+
+    JsonNode updates = classifyUnder(name, conf, new File(work, "updates.json"), t -> {
+      java.util.Random rnd = new java.util.Random(13);
+      List<Put> batch = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        batch.add(new Put(Bytes.toBytes(String.format("row%09d", (long) (rnd.nextDouble()
+          * rows)))).addColumn(FAMILY, Bytes.toBytes("q"), new byte[200]));
+      }
+      t.put(batch);
+    });
+    assertEquals(updates.toString(), "WO-Update", updates.path("class").asText());
+    JsonNode last = updates.path("windows").get(updates.path("windows").size() - 1);
+    assertTrue(last.toString(), last.path("insertShare").asDouble() < 0.5);
+
+    // Values on /jmx are up to one metrics period old: a pause keeps the phases apart.
+    Thread.sleep(11_000);
+    AtomicLong next = new AtomicLong(rows);
+    JsonNode inserts = classifyUnder(name, conf, new File(work, "inserts.json"), t -> {
+      List<Put> batch = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        batch.add(new Put(Bytes.toBytes(String.format("row%09d", next.getAndIncrement())))
+          .addColumn(FAMILY, Bytes.toBytes("q"), new byte[200]));
+      }
+      t.put(batch);
+    });
+    assertEquals(inserts.toString(), "WO-Insert", inserts.path("class").asText());
+    // The sampler's row checks are not client reads: the regions' read counts did not move.
+    assertEquals(readsBefore, readRequests(name));
+    // Every row is there once: the sampler's checks did not get in the way of a Put.
+    assertEquals(next.get(), count(name));
+  }
+
+  /** Read requests of the table's regions, as the RegionServer counts them. */
+  private static long readRequests(TableName name) {
+    long n = 0;
+    for (HRegion r : CLUSTER.hbase().regionServer(0).getRegions(name)) {
+      n += r.getReadRequestsCount();
+    }
+    return n;
+  }
+
+  /** Creates {@code name} with one family and {@code rows} rows; the cluster's Admin. */
+  private static Admin loadedTable(TableName name, long rows) throws Exception {
+    Admin admin = CLUSTER.hbase().connection().getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(name)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+    try (Table t = CLUSTER.hbase().connection().getTable(name)) {
+      List<Put> batch = new ArrayList<>();
+      for (long row = 0; row < rows; row++) {
+        batch.add(new Put(Bytes.toBytes(String.format("row%09d", row)))
+          .addColumn(FAMILY, Bytes.toBytes("q"), new byte[200]));
+        if (batch.size() == 500) {
+          t.put(batch);
+          batch.clear();
+        }
+      }
+    }
+    return admin;
+  }
+
+  /** Waits up to a minute for {@code read} to give counts (a new table's metrics appear late). */
+  private static void awaitOnJmx(String what, java.util.concurrent.Callable<Object> read)
+    throws Exception {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (read.call() == null) {
+      assertTrue("no " + what + " on /jmx", System.currentTimeMillis() < deadline);
+      Thread.sleep(1000);
+    }
+  }
+
+  /**
+   * A one-second monitor whose window spans more than the RegionServer's 10-s refresh of its /jmx
+   * values, and 3 stable windows.
+   */
+  private static Configuration jmxWindowConf() {
+    Configuration conf = new Configuration(CLUSTER.hbase().configuration());
+    conf.setLong(PcmKeys.INTERVAL_MS, 1000);
+    conf.setInt(PcmKeys.WINDOW_SAMPLES, 13);
+    conf.setInt(PcmKeys.STABLE_WINDOWS, 3);
+    return conf;
+  }
+
+  private static java.util.Collection<org.apache.hadoop.hbase.ServerMetrics> servers(Admin admin)
+    throws Exception {
+    return admin.getClusterMetrics(java.util.EnumSet.of(
+      org.apache.hadoop.hbase.ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().values();
   }
 
   /** One client's request against a table. */

@@ -32,6 +32,23 @@ public class PcmToolTest {
   }
 
   @Test
+  public void createIsRefusedWithoutWhatItNeeds() throws Exception {
+    Configuration conf = new Configuration(false);
+    assertTrue(run(2, conf, "apply", "--table", "t", "--create", "f").contains("--create needs "
+      + "--class"));
+    assertTrue(run(2, conf, "watch", "--table", "t", "--class", "BL", "--create", "f")
+      .contains("--create goes with recommend or apply"));
+    assertTrue(run(2, conf, "apply", "--table", "t", "--class", "BL", "--create", " , ")
+      .contains("at least one column family"));
+    assertTrue(run(2, conf, "apply", "--table", "t", "--class", "BL", "--create", "f",
+      "--key-range", "user9,user0").contains("must sort before its end"));
+    assertTrue(run(2, conf, "apply", "--table", "t", "--class", "BL", "--create", "f",
+      "--key-range", "user0").contains("--key-range takes START,END"));
+    assertTrue(run(2, conf, "apply", "--table", "t", "--key-range", "a,b")
+      .contains("--key-range goes with --create"));
+  }
+
+  @Test
   public void subcommandAndTableAreRequired() throws Exception {
     Configuration conf = new Configuration(false);
     assertTrue(run(2, conf).contains("a subcommand first"));

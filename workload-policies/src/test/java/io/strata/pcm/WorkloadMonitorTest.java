@@ -46,6 +46,20 @@ public class WorkloadMonitorTest {
   }
 
   @Test
+  public void sampledPutsTellUpdatesFromInserts() {
+    // A loaded table (data at the start), write-only: 1000 Puts, 31 of them sampled.
+    WorkloadWindow w = new WorkloadWindow(2, 20);
+    w.add(new TableSample(0, 0, 0, 0, 1, 1, 1, 0, 1, 1L << 30, 0, 0, 0, 100, 90));
+    w.add(new TableSample(1000, 0, 0, 1000, 1, 1, 1, 0, 1, 1L << 30, 0, 0, 0, 131, 92));
+    assertEquals(2.0 / 31, w.rates().insertShare(), 1e-9);
+    assertEquals(Optional.of(WorkloadClass.WO_UPDATE),
+      new WorkloadClassifier(1, 0.01).classify(w.rates()));
+    w.add(new TableSample(2000, 0, 0, 2000, 1, 1, 1, 0, 1, 1L << 30, 0, 0, 0, 162, 122));
+    assertEquals(Optional.of(WorkloadClass.WO_INSERT),
+      new WorkloadClassifier(1, 0.01).classify(w.rates()));
+  }
+
+  @Test
   public void aCounterResetRestartsTheWindow() {
     WorkloadWindow w = new WorkloadWindow(2);
     w.add(at(0, 0, 0, 5));

@@ -8,6 +8,7 @@ import io.strata.local.TieredDfsCluster;
 import io.strata.pcm.AdaptationManager;
 import io.strata.pcm.ClusterFacts;
 import io.strata.pcm.ClusterMetricsSource;
+import io.strata.pcm.InsertSampler;
 import io.strata.pcm.PolicyExecutor;
 import io.strata.pcm.PolicyKey;
 import io.strata.pcm.PolicyLoader;
@@ -38,6 +39,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -298,6 +300,8 @@ public final class PcmBench {
       c.hbase(HConstants.HBASE_DIR, dfs.uri() + "/hbase-" + (++roots) + "-" + label);
       c.hbase(PolicyKey.GLOBAL_MEMSTORE, fraction(memstoreShare * heap / jvm));
       c.hbase(PolicyKey.BLOCK_CACHE, fraction(cacheShare * heap / jvm));
+      // The insert/update split, so that an update-only load is WO-Update (PCM's site set-up).
+      c.hbase(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, InsertSampler.class.getName());
       long t0 = System.nanoTime();
       EmbeddedHBase h = EmbeddedHBase.start(dfs);
       out.printf(Locale.ROOT, "[pcm] HBase %s up in %.1f s: heap %.1f GB emulated (memstore %d "
@@ -506,7 +510,8 @@ public final class PcmBench {
     }
 
     WorkloadMonitor monitor(Admin admin, TableName t) {
-      return new WorkloadMonitor(t, new ClusterMetricsSource(admin, new InProcessReadOpCounter()),
+      InProcessReadOpCounter counters = new InProcessReadOpCounter();
+      return new WorkloadMonitor(t, new ClusterMetricsSource(admin, counters, counters),
         scale.windowSamples(), new WorkloadClassifier(1.0, 0.01), scale.stableWindows());
     }
 
@@ -523,13 +528,16 @@ public final class PcmBench {
           PcmResults.Classified c = classifyUnder(h, admin, t, m, keys);
           results.classified(m, c);
           out.printf(Locale.ROOT, "[pcm] classify %-9s expected %-9s got %-9s %s (%.1f s, reads "
-            + "%.1f %%, scan share %s)%n", m.name(), m.expected(), c.got() == null ? "none"
-            : c.got().label(), c.got() == m.expected() ? "ok" : "WRONG", c.seconds(),
-            100 * c.readFraction(), Double.isNaN(c.scanShare()) ? "unknown"
-              : String.format(Locale.ROOT, "%.2f", c.scanShare()));
+            + "%.1f %%, scan share %s, insert share %s)%n", m.name(), m.expected(),
+            c.got() == null ? "none" : c.got().label(), c.got() == m.expected() ? "ok" : "WRONG",
+            c.seconds(), 100 * c.readFraction(), share(c.scanShare()), share(c.insertShare()));
         }
         YcsbTable.dropIfExists(admin, t);
       }));
+    }
+
+    private static String share(double v) {
+      return Double.isNaN(v) ? "unknown" : String.format(Locale.ROOT, "%.2f", v);
     }
 
     private PcmResults.Classified classifyUnder(EmbeddedHBase h, Admin admin, TableName t, Mix m,
@@ -555,7 +563,8 @@ public final class PcmBench {
         double secs = (System.nanoTime() - t0) / 1e9;
         return new PcmResults.Classified(o == null ? null : o.stable(), secs,
           o == null || o.rates() == null ? Double.NaN : o.rates().readFraction(),
-          o == null || o.rates() == null ? Double.NaN : o.rates().scanShare());
+          o == null || o.rates() == null ? Double.NaN : o.rates().scanShare(),
+          o == null || o.rates() == null ? Double.NaN : o.rates().insertShare());
       } finally {
         stop.set(true);
         pool.shutdownNow();

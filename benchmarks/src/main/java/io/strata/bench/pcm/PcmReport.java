@@ -161,19 +161,18 @@ final class PcmReport {
     if (!r.classification.isEmpty()) {
       sb.append(String.format(Locale.ROOT, "## Classification: %d of %d correct%n%n",
         r.correct(), r.classification.size()));
-      sb.append("| mix | expected | got | reads | scan share | time |\n");
-      sb.append("|---|---|---|---:|---:|---:|\n");
+      sb.append("| mix | expected | got | reads | scan share | insert share | time |\n");
+      sb.append("|---|---|---|---:|---:|---:|---:|\n");
       for (PcmResults.Classification c : r.classification) {
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %.1f %% | %s | %.1f s |%n",
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %.1f %% | %s | %s | %.1f s |%n",
           c.mix().name(), c.mix().expected(), c.result().got() == null ? "none"
             : c.result().got(), c.correct() ? "" : " (wrong)", 100 * c.result().readFraction(),
-          Double.isNaN(c.result().scanShare()) ? "unknown"
-            : String.format(Locale.ROOT, "%.2f", c.result().scanShare()), c.result().seconds()));
+          share(c.result().scanShare()), share(c.result().insertShare()), c.result().seconds()));
       }
       sb.append("\nReads are read operations (Gets and Scan calls, from HBase's per-table "
         + "request metrics, which also give the scan share), writes rows mutated (the "
-        + "RegionServers' write request counts). Inserts and updates are both Puts: the monitor "
-        + "has no signal that tells them apart, so write-only updates count as WO-Insert.\n\n");
+        + "RegionServers' write request counts); the insert share is the share of Puts that "
+        + "wrote a new row, from InsertSampler's sampled existence checks.\n\n");
     }
     for (String p : plots) {
       sb.append("![").append(p).append("](").append(p).append(")\n\n");
@@ -183,5 +182,9 @@ final class PcmReport {
       r.failed.forEach((k, v) -> sb.append("- ").append(k).append(": ").append(v).append('\n'));
     }
     return sb.toString();
+  }
+
+  private static String share(double v) {
+    return Double.isNaN(v) ? "unknown" : String.format(Locale.ROOT, "%.2f", v);
   }
 }

@@ -42,7 +42,8 @@ final class PcmResults {
   }
 
   /** What the monitor made of one mix: the class that held (null: none), when, the rates. */
-  record Classified(WorkloadClass got, double seconds, double readFraction, double scanShare) {
+  record Classified(WorkloadClass got, double seconds, double readFraction, double scanShare,
+    double insertShare) {
   }
 
   /** One mix as classified. */
@@ -193,6 +194,7 @@ final class PcmResults {
         n.put("seconds", k.result().seconds());
         put(n, "read_fraction", k.result().readFraction());
         put(n, "scan_share", k.result().scanShare());
+        put(n, "insert_share", k.result().insertShare());
       }
     }
     if (phases != null) {
