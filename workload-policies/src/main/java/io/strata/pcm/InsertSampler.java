@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Tells inserts from updates, which HBase's request counts do not (both are Puts): on one Put in
- * {@link PcmKeys#INSERT_SAMPLE_EVERY} it checks, before the Put is applied, whether its row
- * already had a cell, and counts per table how many Puts it sampled and how many of those wrote a
+ * {@link PcmKeys#INSERT_SAMPLE_EVERY}, picked at random, it checks, before the Put is applied,
+ * whether its row already had a cell, and counts per table how many Puts it sampled and how many of those wrote a
  * new row. The counts are RegionServer coprocessor metrics (bean
  * {@code Hadoop:service=HBase,name=RegionServer,sub=Coprocessor.Region.CP_io.strata.pcm.InsertSampler},
  * attributes {@code Namespace_NS_table_T_putsSampled} and {@code ..._putsInserting}), which the
@@ -45,13 +45,11 @@ import org.slf4j.LoggerFactory;
  * logged once per region and the Put goes on unsampled.
  *
  * <p>Thread-safety: one instance per region, called by many handler threads at once; the sample
- * counter and the per-table counters are atomic, and the counters are shared by every region of a
+ * is picked per thread, and the per-table counters are atomic and shared by every region of a
  * table on the server through the RegionServer-wide registry.
  */
 public final class InsertSampler implements RegionCoprocessor, RegionObserver {
   private static final Logger LOG = LoggerFactory.getLogger(InsertSampler.class);
-  /** Sample position across every region of the server, so that small regions are sampled too. */
-  private static final AtomicLong PUTS = new AtomicLong();
   /** Regions already logged about a failed check: one line per region, not one per Put. */
   private static final ConcurrentMap<String, Boolean> WARNED = new ConcurrentHashMap<>();
 
@@ -121,7 +119,9 @@ public final class InsertSampler implements RegionCoprocessor, RegionObserver {
 
   @Override
   public void prePut(ObserverContext<RegionCoprocessorEnvironment> c, Put put, WALEdit edit) {
-    if (sampled == null || PUTS.incrementAndGet() % every != 0) {
+    // A random pick rather than a shared counter: every Put of every handler would otherwise
+    // write one cache line of the server.
+    if (sampled == null || ThreadLocalRandom.current().nextInt(every) != 0) {
       return;
     }
     // The Put is not applied yet: its own cells are invisible to this read, so no cell means the
