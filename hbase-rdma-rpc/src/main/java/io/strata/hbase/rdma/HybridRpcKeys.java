@@ -102,6 +102,21 @@ public final class HybridRpcKeys {
     public static final String POLLERS = "strata.rdma.client.pollers";
     public static final int POLLERS_DEFAULT = 0;
 
+    /**
+     * Whether an {@code AsyncTable} call sent over an endpoint is polled for, as a {@code Table}
+     * call is: the thread that issues it polls up to {@link #POLL_US} before the call returns its
+     * future, so that the future is usually complete and {@code join()} does not park. It holds
+     * the issuing thread for that long at most: a caller that issues many calls before joining
+     * them has them answered one after the other. Default true.
+     */
+    public static final String ASYNC_POLL = "strata.rdma.client.async.poll";
+    public static final boolean ASYNC_POLL_DEFAULT = true;
+
+    /** {@link #ASYNC_POLL}: true or false. */
+    public static boolean asyncPoll(Configuration conf) {
+      return bool(conf, ASYNC_POLL, ASYNC_POLL_DEFAULT);
+    }
+
     /** {@link #ROUTED_METHODS}, in order, each one of {@link #ROUTABLE}. */
     public static Set<String> routedMethods(Configuration conf) {
       Set<String> methods = new LinkedHashSet<>();
@@ -189,6 +204,20 @@ public final class HybridRpcKeys {
     public static final String MAX_ENDPOINTS_PER_USER = "strata.rdma.server.max.endpoints.per.user";
     public static final int MAX_ENDPOINTS_PER_USER_DEFAULT = 32;
 
+    /**
+     * Whether the RPC server can record where a call's time goes ({@link RpcStages}), for
+     * {@code strata bench rpc}: socket calls then run through connection and call subclasses that
+     * take timestamps when a benchmark turns recording on. Default false: socket calls run
+     * through HBase's own classes.
+     */
+    public static final String STAGES = "strata.rpc.server.stages";
+    public static final boolean STAGES_DEFAULT = false;
+
+    /** {@link #STAGES}: true or false. */
+    public static boolean stages(Configuration conf) {
+      return bool(conf, STAGES, STAGES_DEFAULT);
+    }
+
     /** {@link #PORT}. */
     public static int port(Configuration conf) {
       return range(conf, PORT, PORT_DEFAULT, 0, 65_535);
@@ -268,6 +297,17 @@ public final class HybridRpcKeys {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(key + " must be a whole number, not '" + raw + "'");
     }
+  }
+
+  private static boolean bool(Configuration conf, String key, boolean dflt) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
+      return dflt;
+    }
+    if (raw.equalsIgnoreCase("true") || raw.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(raw);
+    }
+    throw new IllegalArgumentException(key + " must be true or false, not '" + raw + "'");
   }
 
   private static long within(String key, long v, long min, long max) {

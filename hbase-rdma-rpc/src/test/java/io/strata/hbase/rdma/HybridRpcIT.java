@@ -29,6 +29,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
@@ -246,6 +248,65 @@ public class HybridRpcIT {
         p > gets / 2);
       assertTrue("the idle handler took calls by polling",
         count("server.calls.polled") > handlerPolled);
+    }
+  }
+
+  /**
+   * An AsyncTable Get over the endpoint is polled for on the issuing thread, so that its future
+   * is complete when get() returns and join() does not park; with the key off it is not.
+   */
+  @Test
+  public void asyncCallsArePolledForUnlessTurnedOff() throws Exception {
+    TableName name = TableName.valueOf("polled_async");
+    RpcTestSupport.createTable(admin, name);
+    try (Table t = admin.getTable(name)) {
+      for (int i = 0; i < 50; i++) {
+        t.put(new Put(Bytes.toBytes("r" + i)).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(i)));
+      }
+    }
+    for (boolean poll : new boolean[] { true, false }) {
+      Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
+      conf.setLong(HybridRpcKeys.Client.POLL_US, 5_000);
+      conf.setBoolean(HybridRpcKeys.Client.ASYNC_POLL, poll);
+      try (AsyncConnection c = ConnectionFactory.createAsyncConnection(conf).get()) {
+        AsyncTable<?> t = c.getTable(name);
+        long deadline = System.currentTimeMillis() + 30_000;
+        long before = count("client.Get.rdma");
+        while (count("client.Get.rdma") == before) {
+          // the first calls set the endpoint up and go over the socket
+          t.get(new Get(Bytes.toBytes("r0"))).join();
+          assertTrue("no async Get over the endpoint in 30 s",
+            System.currentTimeMillis() < deadline);
+          Thread.sleep(10);
+        }
+        long polled = count("client.responses.polled");
+        long waited = count("client.responses.waited");
+        long rdmaGets = count("client.Get.rdma");
+        int gets = 300;
+        int doneOnReturn = 0;
+        for (int i = 0; i < gets; i++) {
+          java.util.concurrent.CompletableFuture<Result> f = t.get(new Get(Bytes.toBytes("r"
+            + (i % 50))));
+          if (f.isDone()) {
+            doneOnReturn++;
+          }
+          assertArrayEquals(Bytes.toBytes(i % 50), f.join().getValue(FAMILY, QUALIFIER));
+        }
+        assertEquals("every async Get went over the endpoint", gets,
+          count("client.Get.rdma") - rdmaGets);
+        long p = count("client.responses.polled") - polled;
+        long w = count("client.responses.waited") - waited;
+        if (poll) {
+          assertEquals("every async Get's answer was polled for or waited for", gets, p + w);
+          assertTrue("most answers came while the issuing thread polled: " + p + " polled, " + w
+            + " waited", p > gets / 2);
+          assertTrue("most futures were complete when get() returned: " + doneOnReturn,
+            doneOnReturn > gets / 2);
+        } else {
+          assertEquals("with " + HybridRpcKeys.Client.ASYNC_POLL + "=false nothing is polled for",
+            0, p + w);
+        }
+      }
     }
   }
 

@@ -61,7 +61,7 @@ class HybridClientConnection extends NettyRpcConnection {
     HybridClientReceiver r = rdma;
     if (r != null) {
       if (r.trySend(call, hrc)) {
-        PollingBlockingRpcChannel.sentOverEndpoint();
+        EndpointPolling.sentOverEndpoint();
         RdmaRpcMetrics.clientRdma(call.md.getName());
         return;
       }
@@ -113,7 +113,7 @@ class HybridClientConnection extends NettyRpcConnection {
     ServerName sn =
       ServerName.valueOf(remoteId.getAddress().getHostName(), remoteId.getAddress().getPort(), 0L);
     ClientService.Interface stub = ClientService
-      .newStub(client.createRpcChannel(sn, remoteId.getTicket(), (int) client.connectTimeoutMs()));
+      .newStub(client.plainRpcChannel(sn, remoteId.getTicket(), (int) client.connectTimeoutMs()));
     RpcCallback<CoprocessorServiceResponse> done = response -> {
       if (controller.failed() || response == null) {
         offerRefused(controller.getFailed());

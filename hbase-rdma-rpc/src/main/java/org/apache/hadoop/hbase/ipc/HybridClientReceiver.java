@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.ipc;
 import io.strata.hbase.rdma.EndpointMessageTooLargeException;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.hbase.rdma.ReadOnlyCalls;
+import io.strata.hbase.rdma.RpcStages;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaReceiver;
 import io.strata.rdma.transport.TransportCounters;
@@ -135,6 +136,9 @@ final class HybridClientReceiver implements RdmaReceiver {
           call.param.writeDelimitedTo(out);
         }
       }
+      if (RpcStages.recording() && RpcStages.recorded(call.md.getName())) {
+        RpcStages.stamp(RpcStages.Stamp.REQUEST_ENCODED);
+      }
       ByteBuffer[] parts = cellBlock == null ? new ByteBuffer[] { head.nioBuffer() }
         : new ByteBuffer[] { head.nioBuffer(), cellBlock.nioBuffer() };
       calls.put(call.id, call);
@@ -212,6 +216,8 @@ final class HybridClientReceiver implements RdmaReceiver {
 
   @Override
   public void onMessage(RdmaEndpoint from, ByteBuffer message) {
+    // Before the call completes, so that its caller reads it (one call at a time when recording).
+    RpcStages.stamp(RpcStages.Stamp.RESPONSE_RECEIVED);
     if (message.remaining() >= Integer.BYTES
       && message.getInt(message.position()) == HybridServerCall.TOO_LARGE_MARKER) {
       message = message.duplicate().position(message.position() + Integer.BYTES);

@@ -24,6 +24,7 @@ import org.apache.hadoop.hbase.client.MetricsConnection;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hbase.thirdparty.com.google.protobuf.BlockingRpcChannel;
 import org.apache.hbase.thirdparty.com.google.protobuf.Descriptors.MethodDescriptor;
+import org.apache.hbase.thirdparty.com.google.protobuf.RpcChannel;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +47,8 @@ public class HybridRpcClient extends NettyRpcClient {
   private final long retryMs;
   private final long connectTimeoutMs;
   private final long pollNanos;
-  private final PollerSlots pollers;
+  private final EndpointPolling polling;
+  private final boolean asyncPoll;
   private final Object transportLock = new Object();
   private boolean transportTried;
   private volatile RdmaTransport transport;
@@ -72,8 +74,9 @@ public class HybridRpcClient extends NettyRpcClient {
     long pollUs = HybridRpcKeys.Client.pollUs(conf);
     int maxPollers = HybridRpcKeys.Client.pollers(conf);
     this.pollNanos = TimeUnit.MICROSECONDS.toNanos(pollUs);
-    this.pollers = new PollerSlots(maxPollers > 0 ? maxPollers
-      : Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+    this.polling = new EndpointPolling(pollNanos, new PollerSlots(maxPollers > 0 ? maxPollers
+      : Math.max(1, Runtime.getRuntime().availableProcessors() / 2)));
+    this.asyncPoll = HybridRpcKeys.Client.asyncPoll(conf);
   }
 
   /**
@@ -85,8 +88,25 @@ public class HybridRpcClient extends NettyRpcClient {
     if (routed.isEmpty() || pollNanos == 0) {
       return super.createBlockingRpcChannel(sn, ticket, rpcTimeout);
     }
-    return new PollingBlockingRpcChannel(createRpcChannel(sn, ticket, rpcTimeout), pollNanos,
-      pollers);
+    return new PollingBlockingRpcChannel(super.createRpcChannel(sn, ticket, rpcTimeout),
+      polling);
+  }
+
+  /**
+   * HBase's async channel ({@code AsyncTable}), except that a call sent over an RDMA endpoint is
+   * polled for on the issuing thread ({@code strata.rdma.client.async.poll}).
+   */
+  @Override
+  public RpcChannel createRpcChannel(ServerName sn, User user, int rpcTimeout) {
+    if (routed.isEmpty() || pollNanos == 0 || !asyncPoll) {
+      return super.createRpcChannel(sn, user, rpcTimeout);
+    }
+    return new PollingRpcChannel(super.createRpcChannel(sn, user, rpcTimeout), polling);
+  }
+
+  /** HBase's own async channel, never polled: for the endpoint offer, asked from a send. */
+  RpcChannel plainRpcChannel(ServerName sn, User user, int rpcTimeout) {
+    return super.createRpcChannel(sn, user, rpcTimeout);
   }
 
   /** Used in tests only. */

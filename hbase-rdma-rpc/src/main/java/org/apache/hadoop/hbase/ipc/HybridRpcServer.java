@@ -33,6 +33,7 @@ import org.apache.hadoop.hbase.monitoring.MonitoredRPCHandler;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
 import org.apache.hadoop.hbase.util.Pair;
+import org.apache.hbase.thirdparty.io.netty.channel.Channel;
 import org.apache.hbase.thirdparty.com.google.protobuf.BlockingService;
 import org.apache.hbase.thirdparty.com.google.protobuf.Message;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
@@ -71,6 +72,8 @@ public class HybridRpcServer extends NettyRpcServer {
   private final RateLimitedLog refusedRequests = new RateLimitedLog(10, TimeUnit.SECONDS);
   private final RateLimitedLog refusedOffers = new RateLimitedLog(10, TimeUnit.SECONDS);
   private volatile RdmaListener listener;
+  /** strata.rpc.server.stages; a connection accepted before it is set is HBase's own. */
+  private volatile boolean stages;
 
   public HybridRpcServer(Server server, String name, List<BlockingServiceAndInterface> services,
     InetSocketAddress bindAddress, Configuration conf, RpcScheduler scheduler,
@@ -84,6 +87,7 @@ public class HybridRpcServer extends NettyRpcServer {
     this.rdmaPort = HybridRpcKeys.Server.port(conf);
     this.maxEndpoints = HybridRpcKeys.Server.maxEndpoints(conf);
     this.maxEndpointsPerUser = HybridRpcKeys.Server.maxEndpointsPerUser(conf);
+    this.stages = HybridRpcKeys.Server.stages(conf);
     RdmaRpcMetrics.register();
     String unprotected = RpcProtection.whyNoEndpoint(conf, true);
     // Masters and servers without ClientService have no Get/Put to serve over RDMA.
@@ -216,7 +220,25 @@ public class HybridRpcServer extends NettyRpcServer {
     ) {
       return new Pair<>(offer(call), null);
     }
-    return super.call(call, status);
+    if (!stages) {
+      return super.call(call, status);
+    }
+    CallStamps.handlerStart(call);
+    try {
+      return super.call(call, status);
+    } finally {
+      CallStamps.handlerEnd(call);
+    }
+  }
+
+  /**
+   * HBase's socket connection, or with {@code strata.rpc.server.stages} on one whose Get and
+   * Mutate calls take stamps while a benchmark records.
+   */
+  @Override
+  protected NettyServerRpcConnection createNettyServerRpcConnection(Channel channel) {
+    return stages ? new StagedNettyServerRpcConnection(this, channel)
+      : super.createNettyServerRpcConnection(channel);
   }
 
   private Message offer(RpcCall call) throws IOException {

@@ -23,7 +23,8 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeade
  * Confined to the handler running it, as HBase's calls are; the response is built under the
  * call's lock.
  */
-final class HybridServerCall extends ServerCall<HybridServerConnection> implements EndpointCall {
+final class HybridServerCall extends ServerCall<HybridServerConnection>
+  implements EndpointCall, CallStamps.Staged {
   /**
    * Sent before a response that replaced one too large for the endpoint, where a response's
    * total length (never negative) stands: the client looks into only these responses' headers.
@@ -33,12 +34,21 @@ final class HybridServerCall extends ServerCall<HybridServerConnection> implemen
   /** Whether {@link #response} is the error that replaced a too-large response. */
   boolean replacedTooLarge;
 
+  /** Where its time went, while a benchmark records; else null. */
+  private final CallStamps stamps;
+
   HybridServerCall(int id, BlockingService service, MethodDescriptor md, RequestHeader header,
     Message param, CellScanner cellScanner, HybridServerConnection connection, long size,
     InetAddress remoteAddress, long receiveTime, int timeout, ByteBuffAllocator bbAllocator,
-    CellBlockBuilder cellBlockBuilder, CallCleanup reqCleanup) {
+    CellBlockBuilder cellBlockBuilder, CallCleanup reqCleanup, CallStamps stamps) {
     super(id, service, md, header, param, cellScanner, connection, size, remoteAddress, receiveTime,
       timeout, bbAllocator, cellBlockBuilder, reqCleanup);
+    this.stamps = stamps;
+  }
+
+  @Override
+  public CallStamps stamps() {
+    return stamps;
   }
 
   /**
@@ -77,6 +87,9 @@ final class HybridServerCall extends ServerCall<HybridServerConnection> implemen
       }
       isError = true;
       replacedTooLarge = response != null;
+    }
+    if (stamps != null) {
+      stamps.publish(response);
     }
     this.param = null;
     connection.doRespond(this);

@@ -43,6 +43,9 @@ final class HybridServerConnection extends ServerRpcConnection implements RdmaRe
   private final HybridRpcServer server;
   private volatile RdmaEndpoint endpoint;
   private volatile boolean open = true;
+  /** When the message being decoded arrived, while a benchmark records (completion thread). */
+  private long receivedAt;
+  private int receivedBytes;
 
   HybridServerConnection(HybridRpcServer server, HybridRpcServer.Grant grant,
     InetSocketAddress peer) throws IOException {
@@ -119,6 +122,7 @@ final class HybridServerConnection extends ServerRpcConnection implements RdmaRe
 
   @Override
   public void onMessage(RdmaEndpoint from, ByteBuffer message) {
+    receivedAt = CallStamps.receivedNow();
     if (endpoint == null) {
       endpoint = from;
     }
@@ -128,6 +132,7 @@ final class HybridServerConnection extends ServerRpcConnection implements RdmaRe
       return;
     }
     int size = message.remaining();
+    receivedBytes = size;
     rpcServer.metrics.receivedBytes(size);
     RdmaRpcMetrics.SERVER_BYTES_RECEIVED.increment(size);
     ByteBuff request = rpcServer.bbAllocator.allocate(size);
@@ -200,7 +205,8 @@ final class HybridServerConnection extends ServerRpcConnection implements RdmaRe
     }
     return new HybridServerCall(id, service, md, header, param, cellScanner, this, size,
       remoteAddress, EnvironmentEdgeManager.currentTime(), timeout, rpcServer.bbAllocator,
-      rpcServer.cellBlockBuilder, reqCleanup);
+      rpcServer.cellBlockBuilder, reqCleanup,
+      md == null ? null : CallStamps.of(md.getName(), receivedAt, receivedBytes));
   }
 
   /** Sends a response (a call's, or a connection-level error) as one message. */
