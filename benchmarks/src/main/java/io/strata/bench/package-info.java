@@ -1,5 +1,5 @@
 /**
- * Strata's benchmarks: JMH microbenchmarks and YCSB workloads against the embedded tiered
+ * Strata's benchmarks: RPC microbenchmarks and YCSB workloads against the embedded tiered
  * cluster, with the storage-media paper's placement cases. Long experiments live here, not in
  * the test suite.
  *

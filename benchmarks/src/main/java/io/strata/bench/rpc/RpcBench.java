@@ -1,218 +1,444 @@
 package io.strata.bench.rpc;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.hbase.rdma.RpcStages;
 import java.io.File;
 import java.io.PrintStream;
-import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.TreeSet;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
+import org.apache.hadoop.hbase.client.AsyncTable;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
 
 /**
- * {@code strata bench rpc}: 1 KiB Get and Put latency (p50, p99), process CPU and allocation per
- * call through the embedded tiered cluster, over HBase's Netty sockets and over the hybrid RPC's
- * RDMA path on the loopback transport, one client thread, in one run against the same
- * RegionServer. JMH does the timing; it runs in this JVM (no fork) so that both modes share the
- * cluster.
+ * {@code strata bench rpc}: the RDMA HBase paper's micro-benchmarks (Huang et al., IPDPS 2012,
+ * sections V-B and V-C) through the embedded tiered cluster, over HBase's Netty sockets and over
+ * the hybrid RPC's endpoint on the loopback transport, against the same RegionServer in one run:
+ * Get and Put latency per value size (Figures 5/6), where a 1 KiB call's time goes and its bytes
+ * on the wire (Figure 7), 1–16 client threads on one record (Figure 8) with the process's CPU per
+ * call, and {@code AsyncTable} Gets. Writes report.md, results.json and PNG plots to --out.
  */
 public final class RpcBench {
   static final String NETTY = "netty";
   static final String RDMA = "rdma-loopback";
-  private static final String HEADER = "Times 1 KiB Gets and Puts of one client thread through "
-    + "the embedded tiered cluster (hybrid RPC server, loopback RDMA transport), with HBase's "
-    + "Netty client and with the hybrid client, in one run (JMH, sample-time mode).\n\n";
+  static final String COMMAND = "strata bench rpc";
+  private static final String HEADER = "Measures Gets and Puts through the embedded tiered "
+    + "cluster (hybrid RPC server, loopback RDMA transport) with HBase's Netty client and with "
+    + "the hybrid client, in one run: latency per value size, the stages of a 1 KiB call, 1-16 "
+    + "client threads, AsyncTable Gets. Writes report.md, results.json and PNG plots to --out.\n\n";
+  static final List<Integer> SIZES = List.of(1, 64, 1024, 4096, 16384, 65536);
+  static final List<Integer> THREADS = List.of(1, 2, 4, 8, 16);
 
   private RpcBench() {
   }
 
+  /** How long each part runs. */
+  enum Scale {
+    QUICK(300, 150, 500), FULL(3000, 1000, 5000);
+
+    final long cellMs;
+    final long warmupMs;
+    final int stageCalls;
+
+    Scale(long cellMs, long warmupMs, int stageCalls) {
+      this.cellMs = cellMs;
+      this.warmupMs = warmupMs;
+      this.stageCalls = stageCalls;
+    }
+
+    String optionName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    static Scale parse(String s) {
+      for (Scale v : values()) {
+        if (v.optionName().equals(s)) {
+          return v;
+        }
+      }
+      throw new IllegalArgumentException("--scale is quick or full, not " + s);
+    }
+  }
+
+  /** What a run does. */
+  record Settings(Scale scale, List<Integer> sizes, List<Integer> threads, long cellMs,
+    long warmupMs, int stageCalls, String delivery, long handlerPollUs, long clientPollUs) {
+  }
+
   static Options options() {
     Options o = new Options();
-    o.addOption(null, "json", true, "also write the results as JSON to this file");
-    o.addOption(null, "warmup", true, "warm-up iterations per benchmark (default 3)");
-    o.addOption(null, "iterations", true, "measured iterations per benchmark (default 5)");
-    o.addOption(null, "seconds", true, "seconds per iteration (default 2)");
+    o.addOption(null, "scale", true, "quick (default, about a minute) or full (about 5 minutes)");
+    o.addOption(null, "sizes", true, "value sizes in bytes, comma-separated (default "
+      + join(SIZES) + "; 1024 is always measured)");
+    o.addOption(null, "threads", true, "client thread counts, comma-separated (default "
+      + join(THREADS) + ")");
+    o.addOption(null, "cell-ms", true, "milliseconds each measurement runs (quick 300, full 3000)");
+    o.addOption(null, "warmup-ms", true, "milliseconds of warm-up before each (quick 150, full "
+      + "1000)");
+    o.addOption(null, "stage-calls", true, "calls timed stage by stage per path and operation "
+      + "(quick 500, full 5000)");
+    o.addOption(null, "out", true, "report directory (default $STRATA_WORK/bench/rpc/report-SCALE)");
+    o.addOption(null, "json", true, "also write the results JSON to this file");
     o.addOption(null, "loopback-delivery", true, "loopback transport delivery: inline (default, "
-      + "completions on the sending thread: a completion thread always polling on its own core) "
-      + "or poller (a completion thread per transport sharing the cores)");
+      + "completions on the sending thread) or poller (a completion thread per transport)");
     o.addOption(null, "handler-poll-us", true, "microseconds idle RegionServer handlers poll "
       + "their call queue (strata.rpc.handler.poll.us, default 50); 0: HBase's own scheduler");
     o.addOption(null, "client-poll-us", true, "microseconds the hybrid client polls for an "
       + "endpoint call's response (strata.rdma.client.poll.us, default 100); 0: it parks at once");
     o.addOption(null, "work-dir", true,
-      "cluster data (default $STRATA_WORK/bench/rpc, STRATA_WORK defaulting to .strata-work)");
+      "cluster data (default $STRATA_WORK/bench/rpc/work, STRATA_WORK defaulting to .strata-work)");
     o.addOption("h", "help", false, "this text");
     return o;
   }
 
   public static void main(String[] args) {
-    CommandLines.runAndHalt("strata bench rpc", () -> run(args, System.out));
-  }
-
-  /** One mode's figures. */
-  record Figures(double getP50, double getP99, double putP50, double putP99, double getCpuUs,
-    double putCpuUs, double getAllocBytes, double putAllocBytes, long getCalls, long putCalls) {
+    CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
     CommandLine cl;
-    int warmup;
-    int iterations;
-    int seconds;
-    long handlerPollUs;
-    long clientPollUs;
+    Settings settings;
     try {
-      cl = CommandLines.parse("strata bench rpc", "strata bench rpc [options]", HEADER, options(),
-        args);
-      warmup = (int) CommandLines.wholeNumber(cl, "warmup", 3, 1);
-      iterations = (int) CommandLines.wholeNumber(cl, "iterations", 5, 1);
-      seconds = (int) CommandLines.wholeNumber(cl, "seconds", 2, 1);
-      handlerPollUs = CommandLines.wholeNumber(cl, "handler-poll-us",
-        HybridRpcKeys.Handler.POLL_US_DEFAULT, 0);
-      clientPollUs = CommandLines.wholeNumber(cl, "client-poll-us",
-        HybridRpcKeys.Client.POLL_US_DEFAULT, 0);
+      cl = CommandLines.parse(COMMAND, COMMAND + " [options]", HEADER, options(), args);
+      Scale scale = Scale.parse(cl.getOptionValue("scale", "quick"));
+      List<Integer> sizes = positiveList(cl, "sizes", SIZES, 1 << 20);
+      if (!sizes.contains(RpcBenchCluster.VALUE_BYTES)) {
+        sizes = new ArrayList<>(new TreeSet<>(concat(sizes, RpcBenchCluster.VALUE_BYTES)));
+      }
+      String delivery = cl.getOptionValue("loopback-delivery", "inline");
+      if (!delivery.equals("inline") && !delivery.equals("poller")) {
+        throw new IllegalArgumentException("--loopback-delivery is inline or poller, not "
+          + delivery);
+      }
+      settings = new Settings(scale, sizes, positiveList(cl, "threads", THREADS, 256),
+        CommandLines.wholeNumber(cl, "cell-ms", scale.cellMs, 10),
+        CommandLines.wholeNumber(cl, "warmup-ms", scale.warmupMs, 0),
+        (int) CommandLines.wholeNumber(cl, "stage-calls", scale.stageCalls, 10), delivery,
+        CommandLines.wholeNumber(cl, "handler-poll-us", HybridRpcKeys.Handler.POLL_US_DEFAULT, 0),
+        CommandLines.wholeNumber(cl, "client-poll-us", HybridRpcKeys.Client.POLL_US_DEFAULT, 0));
     } catch (CommandLines.Exit e) {
       return e.code();
     } catch (IllegalArgumentException e) {
-      System.err.println("strata bench rpc: " + e.getMessage());
+      System.err.println(COMMAND + ": " + e.getMessage());
       return 2;
     }
-    String delivery = cl.getOptionValue("loopback-delivery", "inline");
-    if (!delivery.equals("inline") && !delivery.equals("poller")) {
-      System.err.println("strata bench rpc: --loopback-delivery is inline or poller, not "
-        + delivery);
-      return 2;
-    }
-    RpcBenchCluster.delivery(delivery);
-    RpcBenchCluster.handlerPollUs(handlerPollUs);
-    RpcBenchCluster.clientPollUs(clientPollUs);
-    RpcBenchCluster.workDir(new File(cl.getOptionValue("work-dir", defaultWorkDir())));
-    long rdmaGets = RdmaRpcMetrics.count("client.Get.rdma");
-    long rdmaMutates = RdmaRpcMetrics.count("client.Mutate.rdma");
-    Collection<RunResult> results;
+    File base = CommandLines.workDir("bench/rpc");
+    File outDir = new File(cl.getOptionValue("out",
+      new File(base, "report-" + settings.scale.optionName()).getPath()));
+    RpcBenchCluster.delivery(settings.delivery);
+    RpcBenchCluster.handlerPollUs(settings.handlerPollUs);
+    RpcBenchCluster.clientPollUs(settings.clientPollUs);
+    RpcBenchCluster.workDir(new File(cl.getOptionValue("work-dir",
+      new File(base, "work").getPath())));
+    long started = System.nanoTime();
+    ObjectNode doc;
     try {
-      RpcBenchCluster.get();
-      results = new Runner(new OptionsBuilder().include(RpcBenchmarks.class.getName() + ".*")
-        .forks(0).threads(1).warmupIterations(warmup).warmupTime(TimeValue.seconds(1))
-        .measurementIterations(iterations).measurementTime(TimeValue.seconds(seconds))
-        .timeUnit(TimeUnit.MICROSECONDS).addProfiler(GCProfiler.class)
-        .addProfiler(ProcessCpuProfiler.class).verbosity(VerboseMode.NORMAL).build()).run();
+      RpcBenchCluster cluster = RpcBenchCluster.start(settings.sizes);
+      doc = measure(cluster, settings, out);
     } finally {
       RpcBenchCluster.shutdown();
     }
-    Map<String, Figures> figures = new LinkedHashMap<>();
-    for (String mode : new String[] { NETTY, RDMA }) {
-      RunResult get = find(results, "get", mode);
-      RunResult put = find(results, "put", mode);
-      figures.put(mode, new Figures(p(get, 50), p(get, 99), p(put, 50), p(put, 99),
-        secondary(get, ProcessCpuProfiler.CPU_US_PER_OP), secondary(put,
-          ProcessCpuProfiler.CPU_US_PER_OP), secondary(get, "gc.alloc.rate.norm"),
-        secondary(put, "gc.alloc.rate.norm"), get.getPrimaryResult().getSampleCount(),
-        put.getPrimaryResult().getSampleCount()));
-    }
-    long overRdmaGets = RdmaRpcMetrics.count("client.Get.rdma") - rdmaGets;
-    long overRdmaMutates = RdmaRpcMetrics.count("client.Mutate.rdma") - rdmaMutates;
+    ObjectNode run = doc.putObject("run");
+    run.put("scale", settings.scale.optionName());
+    run.put("cell_ms", settings.cellMs);
+    run.put("warmup_ms", settings.warmupMs);
+    run.put("stage_calls", settings.stageCalls);
+    run.put("loopback_delivery", settings.delivery);
+    run.put("handler_poll_us", settings.handlerPollUs);
+    run.put("client_poll_us", settings.clientPollUs);
+    run.put("processors", Runtime.getRuntime().availableProcessors());
+    run.put("seconds", (System.nanoTime() - started) / 1e9);
+    run.put("command", COMMAND + " " + String.join(" ", args));
+    RpcGoals.evaluate(doc);
+    RpcReport.write(doc, outDir);
+    JsonReports.write(new File(outDir, "results.json"), doc);
     out.println();
-    out.print(table(figures, overRdmaGets, overRdmaMutates));
+    out.print(RpcReport.summary(doc));
+    out.println("Report, results.json and plots in " + outDir);
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
-      ObjectNode doc = json(figures, overRdmaGets, overRdmaMutates, iterations, seconds);
-      ObjectNode run = (ObjectNode) doc.get("run");
-      run.put("loopback_delivery", delivery);
-      run.put("handler_poll_us", handlerPollUs);
-      run.put("client_poll_us", clientPollUs);
       JsonReports.write(file, doc);
       out.println("JSON written to " + file);
     }
     return 0;
   }
 
-  private static RunResult find(Collection<RunResult> results, String method, String mode) {
-    for (RunResult r : results) {
-      if (r.getParams().getBenchmark().endsWith("." + method)
-        && mode.equals(r.getParams().getParam("mode"))) {
-        return r;
+  private static ObjectNode measure(RpcBenchCluster cluster, Settings s, PrintStream out)
+    throws Exception {
+    ObjectNode doc = new ObjectMapper().createObjectNode();
+    String[] modes = { NETTY, RDMA };
+    // Latency per size, one thread; the modes alternate which goes first.
+    ArrayNode sizes = doc.putArray("sizes");
+    int cell = 0;
+    for (int bytes : s.sizes) {
+      ObjectNode row = sizes.addObject();
+      row.put("bytes", bytes);
+      byte[] key = RpcBenchCluster.row(bytes);
+      byte[] value = RpcBenchCluster.value(bytes);
+      RpcMeasure.Call get = t -> t.get(new Get(key));
+      RpcMeasure.Call put = t -> t.put(new Put(key).addColumn(RpcBenchCluster.FAMILY,
+        RpcBenchCluster.QUALIFIER, value));
+      for (String mode : order(modes, cell++)) {
+        long gets0 = RdmaRpcMetrics.count("client.Get.rdma");
+        long puts0 = RdmaRpcMetrics.count("client.Mutate.rdma");
+        RpcMeasure.Figures g = timed(cluster, mode, 1, s, get);
+        RpcMeasure.Figures p = timed(cluster, mode, 1, s, put);
+        ObjectNode m = row.putObject(jsonMode(mode));
+        m.put("get_us_p50", g.p50Us());
+        m.put("get_us_p99", g.p99Us());
+        m.put("put_us_p50", p.p50Us());
+        m.put("put_us_p99", p.p99Us());
+        m.put("get_calls", g.calls());
+        m.put("put_calls", p.calls());
+        m.put("gets_over_endpoint", RdmaRpcMetrics.count("client.Get.rdma") - gets0);
+        m.put("puts_over_endpoint", RdmaRpcMetrics.count("client.Mutate.rdma") - puts0);
+        if (bytes == RpcBenchCluster.VALUE_BYTES) {
+          oneKib(doc.putObject(mode), g, p);
+        }
+      }
+      row.put("get_p50_ratio", ratio(row, "get_us_p50"));
+      row.put("put_p50_ratio", ratio(row, "put_us_p50"));
+      out.printf(Locale.ROOT, "size %6d B: Get p50 netty %.1f us, endpoint %.1f us (%.2fx); Put "
+        + "p50 netty %.1f us, endpoint %.1f us (%.2fx)%n", bytes,
+        row.path("netty").path("get_us_p50").asDouble(),
+        row.path("rdma").path("get_us_p50").asDouble(), row.path("get_p50_ratio").asDouble(),
+        row.path("netty").path("put_us_p50").asDouble(),
+        row.path("rdma").path("put_us_p50").asDouble(), row.path("put_p50_ratio").asDouble());
+    }
+    ((ObjectNode) doc.get(RDMA)).put("gets_over_endpoint",
+      sizes.get(s.sizes.indexOf(RpcBenchCluster.VALUE_BYTES)).path("rdma")
+        .path("gets_over_endpoint").asLong());
+    ((ObjectNode) doc.get(RDMA)).put("mutates_over_endpoint",
+      sizes.get(s.sizes.indexOf(RpcBenchCluster.VALUE_BYTES)).path("rdma")
+        .path("puts_over_endpoint").asLong());
+    doc.put("get_p50_ratio", doc.path(RDMA).path("get_us_p50").asDouble()
+      / doc.path(NETTY).path("get_us_p50").asDouble());
+    doc.put("put_p50_ratio", doc.path(RDMA).path("put_us_p50").asDouble()
+      / doc.path(NETTY).path("put_us_p50").asDouble());
+    stages(cluster, s, doc, out);
+    threads(cluster, s, doc, out);
+    async(cluster, s, doc, out);
+    return doc;
+  }
+
+  /** The stage breakdown at 1 KiB, and what recording the stamps costs. */
+  private static void stages(RpcBenchCluster cluster, Settings s, ObjectNode doc,
+    PrintStream out) throws Exception {
+    byte[] key = RpcBenchCluster.row(RpcBenchCluster.VALUE_BYTES);
+    byte[] value = RpcBenchCluster.value(RpcBenchCluster.VALUE_BYTES);
+    RpcMeasure.Call get = t -> t.get(new Get(key));
+    RpcMeasure.Call put = t -> t.put(new Put(key).addColumn(RpcBenchCluster.FAMILY,
+      RpcBenchCluster.QUALIFIER, value));
+    ObjectNode stages = doc.putObject("stages");
+    ObjectNode stagesPut = doc.putObject("stages_put");
+    ObjectNode wire = doc.putObject("wire_bytes");
+    ObjectNode cost = doc.putObject("instrumentation");
+    for (String mode : new String[] { NETTY, RDMA }) {
+      boolean split = mode.equals(RDMA);
+      try (Table t = cluster.connection(mode).getTable(RpcBenchCluster.TABLE)) {
+        for (int i = 0; i < Math.min(200, s.stageCalls); i++) {
+          get.run(t);
+        }
+        RpcStageBreakdown.Breakdown g = RpcStageBreakdown.measure(t, get, s.stageCalls, split);
+        RpcStageBreakdown.Breakdown p = RpcStageBreakdown.measure(t, put, s.stageCalls, split);
+        putStages(stages.putObject(jsonMode(mode)), g);
+        putStages(stagesPut.putObject(jsonMode(mode)), p);
+        ObjectNode w = wire.putObject(jsonMode(mode));
+        w.put("get_request", g.requestBytes());
+        w.put("get_response", g.responseBytes());
+        w.put("put_request", p.requestBytes());
+        w.put("put_response", p.responseBytes());
+        out.printf(Locale.ROOT, "stages %s: Get %s%n", mode, g.stages());
+      }
+      // Recording off and on in alternating blocks: what the stamps cost when taken.
+      long[] offOn = new long[2];
+      double[] sums = new double[2];
+      for (int block = 0; block < 4; block++) {
+        boolean on = block % 2 == 1;
+        RpcStages.record(on);
+        try {
+          RpcMeasure.Figures f = RpcMeasure.run(cluster.connection(mode), 1,
+            Math.max(0.05, s.cellMs / 2e3), get);
+          sums[on ? 1 : 0] += f.p50Us();
+          offOn[on ? 1 : 0]++;
+        } finally {
+          RpcStages.record(false);
+        }
+      }
+      ObjectNode c = cost.putObject(jsonMode(mode));
+      c.put("get_us_p50_recording_off", sums[0] / offOn[0]);
+      c.put("get_us_p50_recording_on", sums[1] / offOn[1]);
+    }
+  }
+
+  private static void putStages(ObjectNode o, RpcStageBreakdown.Breakdown b) {
+    for (Map.Entry<String, Double> e : b.stages().entrySet()) {
+      o.put(e.getKey(), e.getValue());
+    }
+    o.put("calls", b.calls());
+    o.put("calls_out_of_order", b.rejected());
+  }
+
+  /** 1–16 client threads on the one 1 KiB record: Gets, then Puts. */
+  private static void threads(RpcBenchCluster cluster, Settings s, ObjectNode doc,
+    PrintStream out) throws Exception {
+    byte[] key = RpcBenchCluster.row(RpcBenchCluster.VALUE_BYTES);
+    byte[] value = RpcBenchCluster.value(RpcBenchCluster.VALUE_BYTES);
+    RpcMeasure.Call get = t -> t.get(new Get(key));
+    RpcMeasure.Call put = t -> t.put(new Put(key).addColumn(RpcBenchCluster.FAMILY,
+      RpcBenchCluster.QUALIFIER, value));
+    ArrayNode rows = doc.putArray("threads");
+    int cell = 0;
+    for (int n : s.threads) {
+      ObjectNode row = rows.addObject();
+      row.put("threads", n);
+      for (String mode : order(new String[] { NETTY, RDMA }, cell++)) {
+        long gets0 = RdmaRpcMetrics.count("client.Get.rdma");
+        RpcMeasure.Figures g = timed(cluster, mode, n, s, get);
+        long overEndpoint = RdmaRpcMetrics.count("client.Get.rdma") - gets0;
+        RpcMeasure.Figures p = timed(cluster, mode, n, s, put);
+        ObjectNode m = row.putObject(jsonMode(mode));
+        m.put("get_ops_per_s", g.opsPerSecond());
+        m.put("get_us_mean", g.meanUs());
+        m.put("get_us_p50", g.p50Us());
+        m.put("get_us_p99", g.p99Us());
+        m.put("cpu_us_per_get", g.cpuUsPerCall());
+        m.put("put_ops_per_s", p.opsPerSecond());
+        m.put("put_us_mean", p.meanUs());
+        m.put("put_us_p99", p.p99Us());
+        m.put("cpu_us_per_put", p.cpuUsPerCall());
+        m.put("gets_over_endpoint", overEndpoint);
+      }
+      row.put("get_ops_ratio", row.path("rdma").path("get_ops_per_s").asDouble()
+        / row.path("netty").path("get_ops_per_s").asDouble());
+      row.put("cpu_per_get_ratio", ratio(row, "cpu_us_per_get"));
+      row.put("put_ops_ratio", row.path("rdma").path("put_ops_per_s").asDouble()
+        / row.path("netty").path("put_ops_per_s").asDouble());
+      out.printf(Locale.ROOT, "%2d threads: Gets/s netty %.0f, endpoint %.0f (%.2fx), CPU/Get "
+        + "%.1f vs %.1f us; Puts/s %.0f vs %.0f%n", n,
+        row.path("netty").path("get_ops_per_s").asDouble(),
+        row.path("rdma").path("get_ops_per_s").asDouble(), row.path("get_ops_ratio").asDouble(),
+        row.path("netty").path("cpu_us_per_get").asDouble(),
+        row.path("rdma").path("cpu_us_per_get").asDouble(),
+        row.path("netty").path("put_ops_per_s").asDouble(),
+        row.path("rdma").path("put_ops_per_s").asDouble());
+    }
+  }
+
+  /** One thread's {@code AsyncTable.get(...).join()}, over each path and unpolled. */
+  private static void async(RpcBenchCluster cluster, Settings s, ObjectNode doc, PrintStream out)
+    throws Exception {
+    byte[] key = RpcBenchCluster.row(RpcBenchCluster.VALUE_BYTES);
+    RpcMeasure.AsyncCall get = t -> t.get(new Get(key)).join();
+    ObjectNode async = doc.putObject("async");
+    String[][] variants = { { NETTY, "netty" }, { RDMA, "rdma" }, { RDMA, "rdma_unpolled" } };
+    for (String[] v : variants) {
+      AsyncTable<?> table =
+        cluster.asyncConnection(v[0], !v[1].equals("rdma_unpolled")).getTable(
+          RpcBenchCluster.TABLE);
+      RpcMeasure.runAsync(table, s.warmupMs / 1e3, get);
+      long gets0 = RdmaRpcMetrics.count("client.Get.rdma");
+      RpcMeasure.Figures f = RpcMeasure.runAsync(table, s.cellMs / 1e3, get);
+      ObjectNode m = async.putObject(v[1]);
+      m.put("get_us_p50", f.p50Us());
+      m.put("get_us_p99", f.p99Us());
+      m.put("cpu_us_per_get", f.cpuUsPerCall());
+      m.put("get_calls", f.calls());
+      m.put("gets_over_endpoint", RdmaRpcMetrics.count("client.Get.rdma") - gets0);
+    }
+    async.put("get_p50_ratio", async.path("rdma").path("get_us_p50").asDouble()
+      / async.path("netty").path("get_us_p50").asDouble());
+    out.printf(Locale.ROOT, "AsyncTable Get p50: netty %.1f us, endpoint %.1f us (%.2fx), "
+      + "endpoint unpolled %.1f us%n", async.path("netty").path("get_us_p50").asDouble(),
+      async.path("rdma").path("get_us_p50").asDouble(), async.path("get_p50_ratio").asDouble(),
+      async.path("rdma_unpolled").path("get_us_p50").asDouble());
+  }
+
+  private static RpcMeasure.Figures timed(RpcBenchCluster cluster, String mode, int threads,
+    Settings s, RpcMeasure.Call call) throws Exception {
+    if (s.warmupMs > 0) {
+      RpcMeasure.run(cluster.connection(mode), threads, s.warmupMs / 1e3, call);
+    }
+    return RpcMeasure.run(cluster.connection(mode), threads, s.cellMs / 1e3, call);
+  }
+
+  private static void oneKib(ObjectNode o, RpcMeasure.Figures g, RpcMeasure.Figures p) {
+    o.put("get_us_p50", g.p50Us());
+    o.put("get_us_p99", g.p99Us());
+    o.put("put_us_p50", p.p50Us());
+    o.put("put_us_p99", p.p99Us());
+    o.put("get_cpu_us_per_call", g.cpuUsPerCall());
+    o.put("put_cpu_us_per_call", p.cpuUsPerCall());
+    o.put("get_alloc_bytes_per_call", g.allocBytesPerCall());
+    o.put("put_alloc_bytes_per_call", p.allocBytesPerCall());
+    o.put("get_samples", g.calls());
+    o.put("put_samples", p.calls());
+  }
+
+  /** The section name of a mode in the per-size, per-thread and stage sections. */
+  static String jsonMode(String mode) {
+    return mode.equals(RDMA) ? "rdma" : "netty";
+  }
+
+  private static double ratio(ObjectNode row, String field) {
+    return row.path("rdma").path(field).asDouble() / row.path("netty").path(field).asDouble();
+  }
+
+  private static String[] order(String[] modes, int cell) {
+    return cell % 2 == 0 ? modes : new String[] { modes[1], modes[0] };
+  }
+
+  private static List<Integer> positiveList(CommandLine cl, String opt, List<Integer> dflt,
+    int max) {
+    if (!cl.hasOption(opt)) {
+      return dflt;
+    }
+    List<Integer> list = new ArrayList<>();
+    for (String p : cl.getOptionValue(opt).split(",")) {
+      String t = p.trim();
+      int v;
+      try {
+        v = Integer.parseInt(t);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--" + opt + " takes whole numbers, not '" + t + "'");
+      }
+      if (v < 1 || v > max) {
+        throw new IllegalArgumentException("--" + opt + " values are from 1 to " + max + ", not "
+          + v);
+      }
+      if (!list.contains(v)) {
+        list.add(v);
       }
     }
-    throw new IllegalStateException("JMH returned no result for " + method + " " + mode);
+    if (list.isEmpty()) {
+      throw new IllegalArgumentException("--" + opt + " names no value");
+    }
+    return list;
   }
 
-  private static double p(RunResult r, double percentile) {
-    return r.getPrimaryResult().getStatistics().getPercentile(percentile);
+  private static List<Integer> concat(List<Integer> l, int v) {
+    List<Integer> c = new ArrayList<>(l);
+    c.add(v);
+    return c;
   }
 
-  private static double secondary(RunResult r, String name) {
-    Result<?> res = r.getSecondaryResults().get(name);
-    return res == null ? Double.NaN : res.getScore();
-  }
-
-  static String table(Map<String, Figures> figures, long rdmaGets, long rdmaMutates) {
+  private static String join(List<Integer> l) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "%-14s %9s %9s %9s %9s %11s %11s %12s %12s%n", "mode",
-      "get p50", "get p99", "put p50", "put p99", "get cpu/op", "put cpu/op", "get alloc/op",
-      "put alloc/op"));
-    for (Map.Entry<String, Figures> e : figures.entrySet()) {
-      Figures f = e.getValue();
-      b.append(String.format(Locale.ROOT,
-        "%-14s %7.1fus %7.1fus %7.1fus %7.1fus %9.1fus %9.1fus %11.0fB %11.0fB%n", e.getKey(),
-        f.getP50(), f.getP99(), f.putP50(), f.putP99(), f.getCpuUs(), f.putCpuUs(),
-        f.getAllocBytes(), f.putAllocBytes()));
+    for (int v : l) {
+      b.append(b.length() == 0 ? "" : ",").append(v);
     }
-    Figures n = figures.get(NETTY);
-    Figures r = figures.get(RDMA);
-    b.append(String.format(Locale.ROOT,
-      "rdma-loopback / netty: get p50 %.2fx, put p50 %.2fx; over the endpoint: %d Gets, %d "
-        + "Mutates (cpu/op and alloc/op: whole process, client and servers, per call)%n",
-      r.getP50() / n.getP50(), r.putP50() / n.putP50(), rdmaGets, rdmaMutates));
     return b.toString();
-  }
-
-  static ObjectNode json(Map<String, Figures> figures, long rdmaGets, long rdmaMutates,
-    int iterations, int seconds) {
-    ObjectMapper m = new ObjectMapper();
-    ObjectNode root = m.createObjectNode();
-    for (Map.Entry<String, Figures> e : figures.entrySet()) {
-      Figures f = e.getValue();
-      ObjectNode o = root.putObject(e.getKey());
-      o.put("get_us_p50", f.getP50());
-      o.put("get_us_p99", f.getP99());
-      o.put("put_us_p50", f.putP50());
-      o.put("put_us_p99", f.putP99());
-      o.put("get_cpu_us_per_call", f.getCpuUs());
-      o.put("put_cpu_us_per_call", f.putCpuUs());
-      o.put("get_alloc_bytes_per_call", f.getAllocBytes());
-      o.put("put_alloc_bytes_per_call", f.putAllocBytes());
-      o.put("get_samples", f.getCalls());
-      o.put("put_samples", f.putCalls());
-    }
-    ObjectNode rdma = (ObjectNode) root.get(RDMA);
-    rdma.put("gets_over_endpoint", rdmaGets);
-    rdma.put("mutates_over_endpoint", rdmaMutates);
-    root.put("get_p50_ratio", figures.get(RDMA).getP50() / figures.get(NETTY).getP50());
-    root.put("put_p50_ratio", figures.get(RDMA).putP50() / figures.get(NETTY).putP50());
-    ObjectNode run = root.putObject("run");
-    run.put("value_bytes", RpcBenchCluster.VALUE_BYTES);
-    run.put("client_threads", 1);
-    run.put("iterations", iterations);
-    run.put("seconds_per_iteration", seconds);
-    return root;
-  }
-
-  private static String defaultWorkDir() {
-    return CommandLines.workDir("bench/rpc").getPath();
   }
 }

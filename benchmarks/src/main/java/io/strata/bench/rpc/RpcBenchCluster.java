@@ -12,10 +12,13 @@ import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -29,16 +32,18 @@ import org.apache.hadoop.hbase.ipc.NettyRpcClient;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The cluster the RPC benchmark runs against, one per JVM: the embedded tiered cluster with the
- * hybrid RPC server on the loopback transport, a table of 1 KiB rows, and two client connections
- * to it — HBase's stock Netty client and the hybrid client. JMH's benchmark states share it, so
- * every mode measures the same RegionServer and data in the same run.
+ * The cluster the RPC benchmark runs against, one per run: the embedded tiered cluster with the
+ * hybrid RPC server on the loopback transport (recording stages when asked), a table with one
+ * record per value size, and client connections to it — HBase's stock Netty client and the hybrid
+ * client, each blocking ({@code Table}) and async ({@code AsyncTable}), and a hybrid async client
+ * that does not poll. Every mode measures the same RegionServer and records in the same run.
+ * Thread-safe: connections are shared, each measuring thread opens its own {@code Table}.
  */
 final class RpcBenchCluster implements Closeable {
   static final TableName TABLE = TableName.valueOf("rpc_bench");
   static final byte[] FAMILY = Bytes.toBytes("f");
   static final byte[] QUALIFIER = Bytes.toBytes("q");
-  static final int ROWS = 1000;
+  /** The size of the records of the stage breakdown and the client-thread sweep. */
   static final int VALUE_BYTES = 1024;
 
   private static File workDir = new File(".strata-work/bench/rpc");
@@ -51,13 +56,20 @@ final class RpcBenchCluster implements Closeable {
   private final EmbeddedHBase hbase;
   private final Connection netty;
   private final Connection rdma;
+  private final AsyncConnection nettyAsync;
+  private final AsyncConnection rdmaAsync;
+  private final AsyncConnection rdmaAsyncUnpolled;
 
   private RpcBenchCluster(TieredDfsCluster dfs, EmbeddedHBase hbase, Connection netty,
-    Connection rdma) {
+    Connection rdma, AsyncConnection nettyAsync, AsyncConnection rdmaAsync,
+    AsyncConnection rdmaAsyncUnpolled) {
     this.dfs = dfs;
     this.hbase = hbase;
     this.netty = netty;
     this.rdma = rdma;
+    this.nettyAsync = nettyAsync;
+    this.rdmaAsync = rdmaAsync;
+    this.rdmaAsyncUnpolled = rdmaAsyncUnpolled;
   }
 
   static synchronized void workDir(File dir) {
@@ -82,9 +94,10 @@ final class RpcBenchCluster implements Closeable {
     clientPollUs = us;
   }
 
-  static synchronized RpcBenchCluster get() throws IOException {
+  /** Starts the cluster with one record of each of these value sizes (and of 1 KiB). */
+  static synchronized RpcBenchCluster start(List<Integer> sizes) throws IOException {
     if (instance == null) {
-      instance = start();
+      instance = startCluster(sizes);
     }
     return instance;
   }
@@ -96,13 +109,17 @@ final class RpcBenchCluster implements Closeable {
     }
   }
 
-  private static RpcBenchCluster start() throws IOException {
+  private static RpcBenchCluster startCluster(List<Integer> sizes) throws IOException {
     LocalClusterConfig config = new LocalClusterConfig().workDir(workDir)
       .ramBytesPerDataNode(512L << 20).startSatisfier(false).startTierMover(false)
       .hbase("hbase.rpc.server.impl", HybridRpcServer.class.getName())
       .hbase(HybridRpcKeys.TRANSPORT, "loopback")
       .hbase(RdmaTransportKeys.LOOPBACK_DELIVERY, delivery)
-      .hbase(HybridRpcKeys.Client.POLL_US, Long.toString(clientPollUs));
+      .hbase(HybridRpcKeys.Client.POLL_US, Long.toString(clientPollUs))
+      .hbase(HybridRpcKeys.Server.STAGES, "true")
+      // Room for 64 KiB values: the records stay in the memstore, as in the paper.
+      .hbase(HConstants.HREGION_MEMSTORE_FLUSH_SIZE, Long.toString(512L << 20))
+      .hbase(RdmaTransportKeys.MAX_MESSAGE, Integer.toString(1 << 20));
     if (handlerPollUs > 0) {
       config.hbase("hbase.region.server.rpc.scheduler.factory.class",
         PollingRpcSchedulerFactory.class.getName())
@@ -118,8 +135,16 @@ final class RpcBenchCluster implements Closeable {
       started.add(0, netty);
       Connection rdma = connect(hbase, HybridRpcClient.class.getName());
       started.add(0, rdma);
-      RpcBenchCluster c = new RpcBenchCluster(dfs, hbase, netty, rdma);
-      c.load();
+      AsyncConnection nettyAsync = connectAsync(hbase, NettyRpcClient.class.getName(), true);
+      started.add(0, nettyAsync);
+      AsyncConnection rdmaAsync = connectAsync(hbase, HybridRpcClient.class.getName(), true);
+      started.add(0, rdmaAsync);
+      AsyncConnection rdmaAsyncUnpolled =
+        connectAsync(hbase, HybridRpcClient.class.getName(), false);
+      started.add(0, rdmaAsyncUnpolled);
+      RpcBenchCluster c = new RpcBenchCluster(dfs, hbase, netty, rdma, nettyAsync, rdmaAsync,
+        rdmaAsyncUnpolled);
+      c.load(sizes);
       c.awaitEndpoint();
       return c;
     } catch (IOException | RuntimeException e) {
@@ -140,16 +165,33 @@ final class RpcBenchCluster implements Closeable {
     return ConnectionFactory.createConnection(conf);
   }
 
-  private void load() throws IOException {
+  private static AsyncConnection connectAsync(EmbeddedHBase hbase, String rpcClient,
+    boolean poll) throws IOException {
+    Configuration conf = HBaseConfiguration.create(hbase.configuration());
+    conf.set("hbase.rpc.client.impl", rpcClient);
+    conf.setBoolean(HybridRpcKeys.Client.ASYNC_POLL, poll);
+    try {
+      return ConnectionFactory.createAsyncConnection(conf).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause());
+    }
+  }
+
+  /** One record per size, as the paper kept one record in the RegionServer's memstore. */
+  private void load(List<Integer> sizes) throws IOException {
     try (Admin admin = netty.getAdmin()) {
       admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
         .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
     }
     try (Table t = netty.getTable(TABLE)) {
       List<Put> puts = new ArrayList<>();
-      for (int i = 0; i < ROWS; i++) {
-        puts.add(new Put(row(i)).addColumn(FAMILY, QUALIFIER, value(i)));
+      for (int size : sizes) {
+        puts.add(new Put(row(size)).addColumn(FAMILY, QUALIFIER, value(size)));
       }
+      puts.add(new Put(row(VALUE_BYTES)).addColumn(FAMILY, QUALIFIER, value(VALUE_BYTES)));
       t.put(puts);
     }
   }
@@ -160,7 +202,7 @@ final class RpcBenchCluster implements Closeable {
     long deadline = System.currentTimeMillis() + 30_000;
     try (Table t = rdma.getTable(TABLE)) {
       while (RdmaRpcMetrics.count("client.endpoints.connected") == before) {
-        t.get(new Get(row(0)));
+        t.get(new Get(row(VALUE_BYTES)));
         if (System.currentTimeMillis() > deadline) {
           throw new IOException("The hybrid client did not connect an RDMA endpoint in 30 s");
         }
@@ -172,13 +214,14 @@ final class RpcBenchCluster implements Closeable {
     }
   }
 
-  static byte[] row(int i) {
-    return Bytes.toBytes(String.format("row-%06d", i));
+  /** The row of the record whose value has this many bytes. */
+  static byte[] row(int valueBytes) {
+    return Bytes.toBytes(String.format("value-%07d", valueBytes));
   }
 
-  static byte[] value(int i) {
-    byte[] v = new byte[VALUE_BYTES];
-    java.util.Arrays.fill(v, (byte) i);
+  static byte[] value(int bytes) {
+    byte[] v = new byte[bytes];
+    java.util.Arrays.fill(v, (byte) bytes);
     return v;
   }
 
@@ -193,9 +236,24 @@ final class RpcBenchCluster implements Closeable {
     }
   }
 
+  /** The async connection of a mode; {@code polled} false: the hybrid one that does not poll. */
+  AsyncConnection asyncConnection(String mode, boolean polled) {
+    switch (mode) {
+      case RpcBench.NETTY:
+        return nettyAsync;
+      case RpcBench.RDMA:
+        return polled ? rdmaAsync : rdmaAsyncUnpolled;
+      default:
+        throw new IllegalArgumentException("mode " + mode);
+    }
+  }
+
   @Override
   public void close() throws IOException {
     try {
+      rdmaAsyncUnpolled.close();
+      rdmaAsync.close();
+      nettyAsync.close();
       rdma.close();
       netty.close();
       hbase.close();

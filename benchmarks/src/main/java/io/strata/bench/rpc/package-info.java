@@ -1,6 +1,6 @@
 /**
- * {@code strata bench rpc}: latency, CPU and allocation per call of 1 KiB Gets and Puts through
- * an in-process tiered cluster, HBase's Netty sockets against the hybrid RPC's RDMA path on the
- * loopback transport, in one run (JMH underneath).
+ * {@code strata bench rpc}: the RDMA HBase paper's micro-benchmarks through an in-process tiered
+ * cluster, HBase's Netty sockets against the hybrid RPC's endpoint on the loopback transport, in
+ * one run: latency per value size, the stages of a 1 KiB call, many client threads, AsyncTable.
  */
 package io.strata.bench.rpc;

@@ -1,0 +1,266 @@
+package io.strata.bench.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.media.BarChart;
+import io.strata.bench.media.LineChart;
+import java.awt.Color;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report of {@code strata bench rpc}: report.md with the paper's figures beside this run's
+ * (their InfiniBand QDR hardware against this machine's in-process loopback transport: the ratios
+ * compare, the microseconds do not), and the plots latency-vs-size.png (Figures 5/6),
+ * stages.png (Figure 7) and threads.png (Figure 8). Stateless.
+ */
+final class RpcReport {
+  private static final Color NETTY = new Color(200, 90, 40);
+  private static final Color RDMA = new Color(40, 100, 190);
+  private static final Color NETTY_PUT = new Color(235, 160, 110);
+  private static final Color RDMA_PUT = new Color(120, 170, 230);
+  /** Stage names in the order of a call, with the colours of their bars. */
+  private static final String[] STAGES = { "client_serialization_us",
+    "send_and_transport_to_server_us", "client_to_server_us", "server_decode_us",
+    "queue_wait_us", "handler_us", "response_serialization_us", "transport_back_us",
+    "client_processing_us", "server_to_client_us" };
+  private static final Color[] STAGE_COLORS = { new Color(110, 160, 220),
+    new Color(60, 110, 180), new Color(150, 150, 150), new Color(250, 190, 90),
+    new Color(230, 120, 60), new Color(90, 170, 90), new Color(170, 110, 190),
+    new Color(120, 90, 60), new Color(200, 200, 80), new Color(190, 190, 190) };
+
+  private RpcReport() {
+  }
+
+  /** The console summary: the 1 KiB figures and the goals. */
+  static String summary(JsonNode doc) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format(Locale.ROOT, "1 KiB, one thread: Get p50 netty %.1f us, endpoint "
+      + "%.1f us (%.2fx); Put p50 netty %.1f us, endpoint %.1f us (%.2fx)%n",
+      doc.path(RpcBench.NETTY).path("get_us_p50").asDouble(),
+      doc.path(RpcBench.RDMA).path("get_us_p50").asDouble(), doc.path("get_p50_ratio").asDouble(),
+      doc.path(RpcBench.NETTY).path("put_us_p50").asDouble(),
+      doc.path(RpcBench.RDMA).path("put_us_p50").asDouble(),
+      doc.path("put_p50_ratio").asDouble()));
+    for (JsonNode g : doc.path("goals")) {
+      b.append(String.format(Locale.ROOT, "goal %-42s %6.2f (%s) %s%n", g.path("goal").asText(),
+        g.path("value").asDouble(), g.path("target").asText(),
+        g.path("met").asBoolean() ? "met" : "NOT met, held back by "
+          + g.path("held_back_by").asText("?")));
+    }
+    return b.toString();
+  }
+
+  static void write(JsonNode doc, File dir) throws IOException {
+    Files.createDirectories(dir.toPath());
+    plotSizes(doc, new File(dir, "latency-vs-size.png"));
+    plotStages(doc, new File(dir, "stages.png"));
+    plotThreads(doc, new File(dir, "threads.png"));
+    Files.writeString(new File(dir, "report.md").toPath(), markdown(doc),
+      StandardCharsets.UTF_8);
+  }
+
+  static String markdown(JsonNode doc) {
+    StringBuilder b = new StringBuilder();
+    JsonNode run = doc.path("run");
+    b.append("# RDMA RPC: Strata's hybrid RPC against the paper\n\n");
+    b.append("Produced by `").append(run.path("command").asText()).append("` (scale ")
+      .append(run.path("scale").asText()).append(", ").append(run.path("cell_ms").asLong())
+      .append(" ms per measurement after ").append(run.path("warmup_ms").asLong())
+      .append(" ms of warm-up, ").append(run.path("processors").asInt())
+      .append(" processors, ").append(String.format(Locale.ROOT, "%.0f", run.path("seconds")
+        .asDouble())).append(" s in all).\n\n");
+    b.append("**What compares.** The paper (Huang et al., \"High-Performance Design of HBase "
+      + "with RDMA over InfiniBand\", IPDPS 2012) measured UCR over InfiniBand QDR against "
+      + "sockets over 1 GigE, 10 GigE and IPoIB, client and RegionServer on separate nodes. "
+      + "Here client, RegionServer and HDFS share one JVM on a 2-core machine, and the endpoint "
+      + "is the in-process loopback transport (no NIC; the verbs transport's figures come from "
+      + "the SoftRoCE guest, `benchmarks/results/rpc-verbs/`). The sockets are loopback TCP. "
+      + "Microseconds do not compare across the two; the ratios endpoint/sockets do. CPU per "
+      + "call is the whole process's (client, server, polling threads).\n\n");
+
+    b.append("## Goals\n\n| goal | this run | target | met |\n|---|---|---|---|\n");
+    for (JsonNode g : doc.path("goals")) {
+      b.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %s |%n", g.path("goal").asText(),
+        g.path("value").asDouble(), g.path("target").asText(), g.path("met").asBoolean() ? "yes"
+          : "no — largest endpoint stage: " + g.path("held_back_by").asText("?")));
+    }
+
+    b.append("\n## Latency per value size (paper Figures 5 and 6)\n\n");
+    b.append("One record per size in the RegionServer's memstore, one client thread. Values "
+      + "above the eager threshold (`strata.rdma.eager.threshold`, 8 KiB) go by rendezvous.\n\n");
+    b.append("| value | Get p50 netty | Get p50 endpoint | ratio | Get p99 netty | Get p99 "
+      + "endpoint | Put p50 netty | Put p50 endpoint | ratio | Put p99 netty | Put p99 endpoint "
+      + "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (JsonNode r : doc.path("sizes")) {
+      JsonNode n = r.path("netty");
+      JsonNode e = r.path("rdma");
+      b.append(String.format(Locale.ROOT, "| %s | %.1f µs | %.1f µs | %.2f× | %.1f µs | %.1f µs "
+        + "| %.1f µs | %.1f µs | %.2f× | %.1f µs | %.1f µs |%n", size(r.path("bytes").asInt()),
+        n.path("get_us_p50").asDouble(), e.path("get_us_p50").asDouble(),
+        r.path("get_p50_ratio").asDouble(), n.path("get_us_p99").asDouble(),
+        e.path("get_us_p99").asDouble(), n.path("put_us_p50").asDouble(),
+        e.path("put_us_p50").asDouble(), r.path("put_p50_ratio").asDouble(),
+        n.path("put_us_p99").asDouble(), e.path("put_us_p99").asDouble()));
+    }
+    b.append("\nPaper, 1 KB: Get 43.7 µs over UCR-IB vs 185.8 µs IPoIB and 214.4 µs 1 GigE "
+      + "(0.24× IPoIB, Cluster B); Put 86.8 µs vs 191.4 µs 10 GigE, 204.4 µs IPoIB, 269.1 µs "
+      + "1 GigE (0.45× 10 GigE, Cluster A). Every endpoint call above went over the endpoint: "
+      + "see `gets_over_endpoint` and `puts_over_endpoint` per size in results.json.\n\n"
+      + "![latency vs size](latency-vs-size.png)\n\n");
+
+    b.append("## Where a 1 KiB call's time goes (paper Figure 7)\n\n");
+    b.append("Mean µs per stage over calls timed one at a time with the stamps on "
+      + "(`io.strata.hbase.rdma.RpcStages`: client, endpoint receiver, server connection, "
+      + "handler and response; one volatile read per point when off). HBase's Netty client "
+      + "takes no stamps inside, so on sockets client serialization, send and transport to the "
+      + "server are one stage (client→server), as are transport back and client processing "
+      + "(server→client). With the loopback transport's inline delivery, \"transport\" is the "
+      + "copy into the peer's receive buffer and the hand-over to its receiver.\n\n");
+    b.append("| stage | Get netty | Get endpoint | Put netty | Put endpoint |\n"
+      + "|---|---|---|---|---|\n");
+    List<String> rows = new ArrayList<>(List.of(STAGES));
+    rows.add("total_us");
+    for (String st : rows) {
+      b.append("| ").append(st.replace("_us", "").replace('_', ' ')).append(" | ")
+        .append(us(doc.path("stages").path("netty").path(st))).append(" | ")
+        .append(us(doc.path("stages").path("rdma").path(st))).append(" | ")
+        .append(us(doc.path("stages_put").path("netty").path(st))).append(" | ")
+        .append(us(doc.path("stages_put").path("rdma").path(st))).append(" |\n");
+    }
+    JsonNode w = doc.path("wire_bytes");
+    b.append(String.format(Locale.ROOT, "%nBytes on the wire per call (RPC framing: length, "
+      + "header, param, cell block; without TCP/IP or transport headers): Get %d B request / %d "
+      + "B response over sockets, %d / %d over the endpoint (which sends no length prefix); Put "
+      + "%d / %d over sockets, %d / %d over the endpoint. Paper: Get 136 / 1091 B, Put 1296 / "
+      + "85 B. Paper's communication time for a 1 KB Put: 8.9 µs over UCR vs 57.1 µs 10 GigE, "
+      + "78.5 µs IPoIB, 168.3 µs 1 GigE.%n%n",
+      w.path("netty").path("get_request").asInt(), w.path("netty").path("get_response").asInt(),
+      w.path("rdma").path("get_request").asInt(), w.path("rdma").path("get_response").asInt(),
+      w.path("netty").path("put_request").asInt(), w.path("netty").path("put_response").asInt(),
+      w.path("rdma").path("put_request").asInt(), w.path("rdma").path("put_response").asInt()));
+    JsonNode c = doc.path("instrumentation");
+    b.append(String.format(Locale.ROOT, "Cost of taking the stamps (1 KiB Get p50, recording "
+      + "off / on, alternating blocks): sockets %.1f / %.1f µs, endpoint %.1f / %.1f µs. Off, "
+      + "each point is one volatile read; a RegionServer without `strata.rpc.server.stages` "
+      + "runs HBase's own socket connection and call classes.%n%n![stages](stages.png)%n%n",
+      c.path("netty").path("get_us_p50_recording_off").asDouble(),
+      c.path("netty").path("get_us_p50_recording_on").asDouble(),
+      c.path("rdma").path("get_us_p50_recording_off").asDouble(),
+      c.path("rdma").path("get_us_p50_recording_on").asDouble()));
+
+    b.append("## Many client threads on one record (paper Figure 8)\n\n");
+    b.append("| threads | Gets/s netty | Gets/s endpoint | ratio | mean netty | mean endpoint "
+      + "| p99 netty | p99 endpoint | CPU/Get netty | CPU/Get endpoint | ratio | Puts/s netty | "
+      + "Puts/s endpoint | CPU/Put netty | CPU/Put endpoint |\n"
+      + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (JsonNode r : doc.path("threads")) {
+      JsonNode n = r.path("netty");
+      JsonNode e = r.path("rdma");
+      b.append(String.format(Locale.ROOT, "| %d | %.0f | %.0f | %.2f× | %.1f µs | %.1f µs | "
+        + "%.1f µs | %.1f µs | %.1f µs | %.1f µs | %.2f× | %.0f | %.0f | %.1f µs | %.1f µs |%n",
+        r.path("threads").asInt(), n.path("get_ops_per_s").asDouble(),
+        e.path("get_ops_per_s").asDouble(), r.path("get_ops_ratio").asDouble(),
+        n.path("get_us_mean").asDouble(), e.path("get_us_mean").asDouble(),
+        n.path("get_us_p99").asDouble(), e.path("get_us_p99").asDouble(),
+        n.path("cpu_us_per_get").asDouble(), e.path("cpu_us_per_get").asDouble(),
+        r.path("cpu_per_get_ratio").asDouble(), n.path("put_ops_per_s").asDouble(),
+        e.path("put_ops_per_s").asDouble(), n.path("cpu_us_per_put").asDouble(),
+        e.path("cpu_us_per_put").asDouble()));
+    }
+    b.append("\nPaper: 16 clients on one RegionServer, 53.4 K Gets/s over UCR, 27 % more than "
+      + "10 GigE (1.27×); 8 clients' Get latency 26 % lower than 10 GigE. Threads beyond the "
+      + "cores: at most `strata.rdma.client.pollers` client threads poll at once (half the "
+      + "cores), the others park, and a poller yields every 8th empty look.\n\n"
+      + "![threads](threads.png)\n\n");
+
+    JsonNode a = doc.path("async");
+    b.append("## AsyncTable\n\n");
+    b.append(String.format(Locale.ROOT, "One thread, `AsyncTable.get(get).join()`, 1 KiB: p50 "
+      + "%.1f µs over sockets, %.1f µs over the endpoint (%.2f×), %.1f µs over the endpoint with "
+      + "`strata.rdma.client.async.poll=false` (the future completed on the delivering thread "
+      + "and the joining thread woken up). p99: %.1f / %.1f / %.1f µs.%n",
+      a.path("netty").path("get_us_p50").asDouble(), a.path("rdma").path("get_us_p50").asDouble(),
+      a.path("get_p50_ratio").asDouble(), a.path("rdma_unpolled").path("get_us_p50").asDouble(),
+      a.path("netty").path("get_us_p99").asDouble(), a.path("rdma").path("get_us_p99").asDouble(),
+      a.path("rdma_unpolled").path("get_us_p99").asDouble()));
+    return b.toString();
+  }
+
+  private static String us(JsonNode v) {
+    return v.isMissingNode() || !v.isNumber() ? "—"
+      : String.format(Locale.ROOT, "%.1f", v.asDouble());
+  }
+
+  private static String size(int bytes) {
+    return bytes >= 1024 && bytes % 1024 == 0 ? (bytes / 1024) + " KiB" : bytes + " B";
+  }
+
+  private static void plotSizes(JsonNode doc, File png) throws IOException {
+    List<double[]> cols = new ArrayList<>();
+    for (JsonNode r : doc.path("sizes")) {
+      cols.add(new double[] { Math.log(Math.max(1, r.path("bytes").asInt())) / Math.log(2),
+        r.path("netty").path("get_us_p50").asDouble(), r.path("rdma").path("get_us_p50").asDouble(),
+        r.path("netty").path("put_us_p50").asDouble(),
+        r.path("rdma").path("put_us_p50").asDouble() });
+    }
+    double[] x = column(cols, 0);
+    new LineChart("Get and Put p50 latency per value size (one thread, 1 record)",
+      "value size, log2 bytes (0 = 1 B, 10 = 1 KiB, 16 = 64 KiB)", "µs")
+      .series(new LineChart.Series("Get netty", NETTY, x, column(cols, 1)))
+      .series(new LineChart.Series("Get endpoint", RDMA, x, column(cols, 2)))
+      .series(new LineChart.Series("Put netty", NETTY_PUT, x, column(cols, 3)))
+      .series(new LineChart.Series("Put endpoint", RDMA_PUT, x, column(cols, 4))).write(png);
+  }
+
+  private static void plotStages(JsonNode doc, File png) throws IOException {
+    List<String> categories = List.of("Get netty", "Get endpoint", "Put netty", "Put endpoint");
+    JsonNode[] paths = { doc.path("stages").path("netty"), doc.path("stages").path("rdma"),
+      doc.path("stages_put").path("netty"), doc.path("stages_put").path("rdma") };
+    List<BarChart.Series> series = new ArrayList<>();
+    for (int i = 0; i < STAGES.length; i++) {
+      String st = STAGES[i];
+      double[] v = new double[paths.length];
+      for (int p = 0; p < paths.length; p++) {
+        // A split path shows its parts, the other its combined stage; never both.
+        boolean combined = st.equals("client_to_server_us") || st.equals("server_to_client_us");
+        boolean split = paths[p].has("client_serialization_us");
+        v[p] = combined == split ? 0 : Math.max(0, paths[p].path(st).asDouble());
+      }
+      series.add(new BarChart.Series(st.replace("_us", "").replace('_', ' '), STAGE_COLORS[i],
+        v));
+    }
+    BarChart.stacked("Where a 1 KiB call's time goes (µs, mean)", "µs", categories, series,
+      t -> String.format(Locale.ROOT, "%.1f µs", t)).write(png);
+  }
+
+  private static void plotThreads(JsonNode doc, File png) throws IOException {
+    List<double[]> cols = new ArrayList<>();
+    for (JsonNode r : doc.path("threads")) {
+      cols.add(new double[] { r.path("threads").asDouble(),
+        r.path("netty").path("get_ops_per_s").asDouble(),
+        r.path("rdma").path("get_ops_per_s").asDouble(),
+        r.path("netty").path("put_ops_per_s").asDouble(),
+        r.path("rdma").path("put_ops_per_s").asDouble() });
+    }
+    double[] x = column(cols, 0);
+    new LineChart("Throughput vs client threads, one RegionServer, one 1 KiB record",
+      "client threads", "calls per second")
+      .series(new LineChart.Series("Gets/s netty", NETTY, x, column(cols, 1)))
+      .series(new LineChart.Series("Gets/s endpoint", RDMA, x, column(cols, 2)))
+      .series(new LineChart.Series("Puts/s netty", NETTY_PUT, x, column(cols, 3)))
+      .series(new LineChart.Series("Puts/s endpoint", RDMA_PUT, x, column(cols, 4))).write(png);
+  }
+
+  private static double[] column(List<double[]> rows, int c) {
+    double[] v = new double[rows.size()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = rows.get(i)[c];
+    }
+    return v;
+  }
+}
