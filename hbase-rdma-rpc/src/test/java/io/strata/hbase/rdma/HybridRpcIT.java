@@ -252,6 +252,51 @@ public class HybridRpcIT {
   }
 
   /**
+   * HBase shuts a socket down after the idle time without a write to it; with every call on the
+   * endpoint that came every idle time and took the busy endpoint with it (calls in flight failed
+   * and were retried). A busy endpoint now stays; an idle one is still closed.
+   */
+  @Test
+  public void aBusyEndpointOutlivesItsIdleSocketAndAnIdleOneIsClosed() throws Exception {
+    TableName name = TableName.valueOf("idle_socket");
+    RpcTestSupport.createTable(admin, name);
+    Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
+    int idleMs = 1500;
+    conf.setInt("hbase.ipc.client.connection.minIdleTimeBeforeClose", idleMs);
+    HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
+    try (Connection c = ConnectionFactory.createConnection(conf); Table t = c.getTable(name)) {
+      RoutedCallChecks.connectEndpoint(t);
+      t.put(new Put(Bytes.toBytes("r")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(1)));
+      long connected = count("client.endpoints.connected");
+      long failed = count("client.failed.after.send") + count("client.endpoints.failed");
+      long socketGets = count("client.Get.sockets");
+      long rdmaGets = count("client.Get.rdma");
+      long end = System.currentTimeMillis() + 4L * idleMs;
+      int gets = 0;
+      while (System.currentTimeMillis() < end) {
+        assertArrayEquals(Bytes.toBytes(1), t.get(new Get(Bytes.toBytes("r")))
+          .getValue(FAMILY, QUALIFIER));
+        gets++;
+        Thread.sleep(1);
+      }
+      assertEquals("no new endpoint in " + 4 * idleMs + " ms of Gets", connected,
+        count("client.endpoints.connected"));
+      assertEquals("no call failed or went over the socket", failed,
+        count("client.failed.after.send") + count("client.endpoints.failed"));
+      assertEquals(socketGets, count("client.Get.sockets"));
+      assertEquals(gets, count("client.Get.rdma") - rdmaGets);
+      // Idle now: HBase's idle-connection cleanup closes the endpoint with the connection.
+      int before = rpc.getNumRdmaConnections();
+      long deadline = System.currentTimeMillis() + 6L * idleMs + 10_000;
+      while (rpc.getNumRdmaConnections() >= before) {
+        assertTrue("the idle endpoint was not closed (" + before + " endpoints on the server)",
+          System.currentTimeMillis() < deadline);
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  /**
    * An AsyncTable Get over the endpoint is polled for on the issuing thread, so that its future
    * is complete when get() returns and join() does not park; with the key off it is not.
    */

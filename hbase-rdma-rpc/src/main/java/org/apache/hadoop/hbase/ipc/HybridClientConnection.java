@@ -239,17 +239,25 @@ class HybridClientConnection extends NettyRpcConnection {
     return rdma != null;
   }
 
+  /**
+   * Active while the socket is up or the endpoint has calls in flight. An endpoint with none is
+   * idle: HBase's idle-connection cleanup ({@code hbase.ipc.client.connection.minIdleTimeBeforeClose}
+   * without a call to this server) then closes it through {@link #cleanupConnection}, as it closes
+   * an idle socket.
+   */
   @Override
   public boolean isActive() {
-    return super.isActive() || rdma != null;
+    HybridClientReceiver r = rdma;
+    return super.isActive() || (r != null && r.hasCallsInFlight());
   }
 
-  @Override
-  public void shutdown() {
-    closeEndpoint();
-    super.shutdown();
-  }
 
+  /**
+   * Closes the endpoint with the connection: client close, server gone, or the whole connection
+   * idle. Not on {@link #shutdown}, which closes the socket only: HBase shuts a socket down when
+   * nothing was written to it for the idle time, which for a client whose calls all go over the
+   * endpoint comes every idle time however busy the endpoint is.
+   */
   @Override
   public void cleanupConnection() {
     closed = true;

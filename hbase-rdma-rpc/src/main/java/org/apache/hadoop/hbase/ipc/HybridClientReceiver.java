@@ -200,6 +200,11 @@ final class HybridClientReceiver implements RdmaReceiver {
     }
   }
 
+  /** Whether calls sent over the endpoint await their answers. */
+  boolean hasCallsInFlight() {
+    return !calls.isEmpty();
+  }
+
   boolean isOpen() {
     RdmaEndpoint e = endpoint;
     return e != null && e.isOpen();
