@@ -1,148 +1,283 @@
 package io.strata.hbase.rdma;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.strata.metrics.Percentiles;
+import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportConf;
+import io.strata.rdma.transport.TransportCounters;
 import io.strata.rdma.transport.TransportUnavailableException;
 import io.strata.rdma.verbs.VerbsTransport;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.RpcClients;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.ipc.HybridRpcClient;
 import org.apache.hadoop.hbase.ipc.HybridRpcServer;
+import org.apache.hadoop.hbase.ipc.RpcClient;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * 1 KiB Get and Put latency of one client thread through an HBase RegionServer in this JVM, over
- * HBase's Netty sockets and over the hybrid RPC's verbs endpoint, in one run against the same
- * RegionServer and rows (a measurement for dev-support/softroce-test --bench; the RDMA
- * counterpart of {@code strata bench rpc}, whose cluster is too heavy for the emulated guest).
- * Rounds alternate the two modes so that both see the same background; the table gives p50 and
- * p99 over all rounds and how many calls the client counted as sent over the endpoint.
+ * Get and Put latency and throughput through an HBase RegionServer in this JVM, over HBase's
+ * Netty sockets and over the hybrid RPC's verbs endpoint, in one run against the same
+ * RegionServer and the same single record (a measurement for dev-support/softroce-test --bench;
+ * the RDMA counterpart of {@code strata bench rpc}, whose cluster is too heavy for the emulated
+ * guest). Two sweeps:
+ * <ul>
+ * <li><b>per value size</b> (default 1 B to 64 KiB), one client thread: Get and Put p50/p99 of a
+ * record holding a value of that size. Rounds alternate the two paths so that both see the same
+ * background. For the endpoint it counts the calls the client sent over it and the mean bytes
+ * per request and response message, set against the transport's eager threshold
+ * ({@code strata.rdma.eager.threshold}): larger messages go by RDMA WRITE.</li>
+ * <li><b>per client thread count</b> (default 1 to 16): all threads Get the same record (then all
+ * Put it) for a fixed time; ops/s, mean and p99 latency, and the process's CPU time per
+ * operation (client and server share the process, so it is the whole call's CPU, background
+ * threads included).</li>
+ * </ul>
+ * Prints a table and, with {@code --json FILE}, writes the figures as JSON. Exits 1 unless every
+ * endpoint-path call was counted as sent over the endpoint, 2 on bad arguments.
  *
- * <p>usage: HybridRpcLatency [calls per operation, mode and round (default 500)] [rounds
- * (default 4)]
+ * <p>Thread-safety: a program, not a library; {@link #main} runs the sweeps on its thread. The
+ * worker threads of a thread-count cell share only the HBase {@link Connection} (thread-safe),
+ * each with its own {@link Table} and sample arrays, which the main thread reads after joining
+ * them.
  */
 public final class HybridRpcLatency {
-  private static final int ROWS = 1000;
-  private static final int VALUE_BYTES = 1024;
   private static final TableName TABLE = TableName.valueOf("latency");
+  private static final byte[] RECORD = Bytes.toBytes("record");
+  private static final String[] PATHS = { "netty", "rdma" };
+  /** Unmeasured calls per path and operation before each size's, and 10x before the first. */
+  private static final int WARM_UP_CALLS = 20;
+  /** Endpoint message limit: values up to MAX_VALUE plus their call's framing. */
+  private static final int MAX_MESSAGE = 1 << 20;
+  private static final int MAX_VALUE = MAX_MESSAGE - (64 << 10);
+  private static final String USAGE = "usage: HybridRpcLatency [--json FILE] [--calls N] "
+    + "[--rounds N] [--sizes B,B,...] [--threads N,N,...] [--thread-bytes B] [--warmup-ms MS] "
+    + "[--measure-ms MS] [--transport verbs|loopback]\n"
+    + "  --json FILE       also write the figures as JSON to FILE (its directory is created)\n"
+    + "  --calls N         per size: Gets and Puts per path and round (default 100)\n"
+    + "  --rounds N        per size: rounds, the paths alternating (default 2)\n"
+    + "  --sizes LIST      value sizes in bytes (default 1,64,1024,4096,16384,65536; at most "
+    + MAX_VALUE + ")\n"
+    + "  --threads LIST    client thread counts (default 1,2,4,8,16; at most 256)\n"
+    + "  --thread-bytes B  value size of the thread-count sweep (default 1024)\n"
+    + "  --warmup-ms MS    per thread-count cell, path and operation: unmeasured time (default "
+    + "1000)\n"
+    + "  --measure-ms MS   ... then measured time (default 3000)\n"
+    + "  --transport T     the endpoint's transport: verbs (default; needs an RDMA device) or "
+    + "loopback (in-process, for a dry run without one)";
 
   private HybridRpcLatency() {
   }
 
+  /** The command line, validated. */
+  static final class Options {
+    String json;
+    int calls = 100;
+    int rounds = 2;
+    int[] sizes = { 1, 64, 1024, 4096, 16384, 65536 };
+    int[] threads = { 1, 2, 4, 8, 16 };
+    int threadBytes = 1024;
+    int warmupMs = 1000;
+    int measureMs = 3000;
+    String transport = "verbs";
+
+    static Options parse(String[] args) {
+      Options o = new Options();
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        if (!a.startsWith("--")) {
+          throw new IllegalArgumentException("unexpected argument '" + a + "'");
+        }
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(a + " needs a value");
+        }
+        String v = args[++i];
+        switch (a) {
+          case "--json":
+            o.json = v;
+            break;
+          case "--calls":
+            o.calls = integer(a, v, 1, 1_000_000);
+            break;
+          case "--rounds":
+            o.rounds = integer(a, v, 1, 1000);
+            break;
+          case "--sizes":
+            o.sizes = list(a, v, 1, MAX_VALUE);
+            break;
+          case "--threads":
+            o.threads = list(a, v, 1, 256);
+            break;
+          case "--thread-bytes":
+            o.threadBytes = integer(a, v, 1, MAX_VALUE);
+            break;
+          case "--warmup-ms":
+            o.warmupMs = integer(a, v, 0, 600_000);
+            break;
+          case "--measure-ms":
+            o.measureMs = integer(a, v, 10, 600_000);
+            break;
+          case "--transport":
+            if (!v.equals("verbs") && !v.equals("loopback")) {
+              throw new IllegalArgumentException(a + " " + v + ": not verbs or loopback");
+            }
+            o.transport = v;
+            break;
+          default:
+            throw new IllegalArgumentException("unknown option " + a);
+        }
+      }
+      return o;
+    }
+
+    private static int integer(String option, String v, int min, int max) {
+      int n;
+      try {
+        n = Integer.parseInt(v.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(option + " " + v + ": not an integer");
+      }
+      if (n < min || n > max) {
+        throw new IllegalArgumentException(option + " " + v + ": outside [" + min + ", " + max
+          + "]");
+      }
+      return n;
+    }
+
+    private static int[] list(String option, String v, int min, int max) {
+      String[] parts = v.split(",");
+      int[] out = new int[parts.length];
+      for (int i = 0; i < parts.length; i++) {
+        out[i] = integer(option, parts[i], min, max);
+      }
+      return out;
+    }
+  }
+
   public static void main(String[] args) throws Exception {
-    int calls = args.length > 0 ? Integer.parseInt(args[0]) : 500;
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    Options o;
+    try {
+      o = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("HybridRpcLatency: " + e.getMessage());
+      System.err.println(USAGE);
+      System.exit(2);
+      return;
+    }
+    boolean loopback = o.transport.equals("loopback");
+    if (!loopback) {
+      requireDevice();
+    }
+    Configuration serverConf = RpcTestSupport.verbsServer(MAX_MESSAGE);
+    if (loopback) {
+      serverConf.set(HybridRpcKeys.TRANSPORT, "loopback");
+      serverConf.set(RdmaTransportKeys.LOOPBACK_DELIVERY,
+        RdmaTransportKeys.LOOPBACK_DELIVERY_POLLER);
+    }
+    boolean allOverEndpoint;
+    long started = System.nanoTime();
+    try (MiniHBase cluster = MiniHBase.start("rpc-latency", serverConf);
+      Connection netty = ConnectionFactory.createConnection(cluster.clientConf());
+      Connection verbs = ConnectionFactory.createConnection(clientConf(cluster, loopback))) {
+      HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
+      int eager = verbs.getConfiguration().getInt(RdmaTransportKeys.EAGER_THRESHOLD,
+        RdmaTransportKeys.EAGER_THRESHOLD_DEFAULT);
+      System.out.printf(Locale.ROOT, "cluster up in %.0f s; RDMA endpoint on %s; eager threshold "
+        + "%d B, message limit %d B%n", (System.nanoTime() - started) / 1e9, rpc.getRdmaAddress(),
+        eager, MAX_MESSAGE);
+      RpcTestSupport.createTable(netty, TABLE);
+      Connection[] paths = { netty, verbs };
+      try (Table t = netty.getTable(TABLE)) {
+        t.put(put(value(o.sizes[0])));
+      }
+      try (Table t = verbs.getTable(TABLE)) {
+        awaitEndpoint(t);
+      }
+      HybridRpcClient client = (HybridRpcClient) RpcClients.of(verbs);
+      for (Connection c : paths) {
+        try (Table t = c.getTable(TABLE)) {
+          sequential(t, value(o.sizes[0]), 10 * WARM_UP_CALLS, null, 0, null);
+        }
+      }
+
+      List<SizeRow> sizes = new ArrayList<>();
+      List<ThreadRow> threads = new ArrayList<>();
+      for (int size : o.sizes) {
+        SizeRow row = sizeRow(paths, client, size, o);
+        sizes.add(row);
+        System.out.println(row.line(eager));
+        writeJson(sizes, threads, eager, false, o);
+      }
+      for (int i = 0; i < o.threads.length; i++) {
+        ThreadRow row = threadRow(paths, o.threads[i], i, o);
+        threads.add(row);
+        System.out.println(row.line());
+        writeJson(sizes, threads, eager, false, o);
+      }
+
+      printTables(sizes, threads, eager, o);
+      allOverEndpoint = sizes.stream().allMatch(SizeRow::allOverEndpoint)
+        && threads.stream().allMatch(ThreadRow::allOverEndpoint);
+      if (o.json != null) {
+        writeJson(sizes, threads, eager, true, o);
+        System.out.println("JSON written to " + Paths.get(o.json).toAbsolutePath());
+      }
+    }
+    if (!allOverEndpoint) {
+      System.out.println("not every endpoint-path call went over the endpoint: the figures are "
+        + "mixed");
+      System.exit(1);
+    }
+  }
+
+  private static Configuration clientConf(MiniHBase cluster, boolean loopback) {
+    Configuration c = RpcTestSupport.verbsClient(cluster.clientConf(), MAX_MESSAGE);
+    // HBase's Netty client shuts a connection down once its socket has had no write for this
+    // long (default 2 min), and the hybrid connection closes its endpoint with it — though every
+    // routed call goes over the endpoint, leaving the socket idle. Kept above the run's length so
+    // that the endpoint serves the whole run.
+    c.setInt(RpcClient.IDLE_TIME, 3_600_000);
+    if (loopback) {
+      c.set(HybridRpcKeys.TRANSPORT, "loopback");
+    }
+    return c;
+  }
+
+  /** Exits 1, saying so, unless the verbs transport finds an RDMA device. */
+  static void requireDevice() {
     try (VerbsTransport probe = new VerbsTransport(TransportConf.EMPTY)) {
       System.out.println("RDMA device found; starting HBase");
     } catch (TransportUnavailableException e) {
       System.out.println("no RDMA device: " + e.getMessage());
       System.exit(1);
     }
-    int maxMessage = 1 << 20;
-    boolean allOverVerbs;
-    long started = System.nanoTime();
-    try (MiniHBase cluster = MiniHBase.start("rpc-latency",
-      RpcTestSupport.verbsServer(maxMessage));
-      Connection admin = ConnectionFactory.createConnection(cluster.clientConf());
-      Connection verbs = ConnectionFactory.createConnection(
-        RpcTestSupport.verbsClient(cluster.clientConf(), maxMessage))) {
-      HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
-      System.out.printf(Locale.ROOT, "cluster up in %.0f s; RDMA endpoint on %s%n",
-        (System.nanoTime() - started) / 1e9, rpc.getRdmaAddress());
-      RpcTestSupport.createTable(admin, TABLE);
-      try (Table t = admin.getTable(TABLE)) {
-        List<Put> puts = new ArrayList<>();
-        for (int i = 0; i < ROWS; i++) {
-          puts.add(new Put(row(i)).addColumn(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER,
-            value(i)));
-        }
-        t.put(puts);
-      }
-      Map<String, Table> tables = new LinkedHashMap<>();
-      tables.put("netty", admin.getTable(TABLE));
-      tables.put("verbs", verbs.getTable(TABLE));
-      awaitEndpoint(tables.get("verbs"));
-
-      Map<String, long[][]> samples = new LinkedHashMap<>();
-      for (String mode : tables.keySet()) {
-        samples.put(mode, new long[][] { new long[calls * rounds], new long[calls * rounds] });
-        run(tables.get(mode), calls, null, 0); // warm-up
-      }
-      long gets = RdmaRpcMetrics.count("client.Get.rdma");
-      long mutates = RdmaRpcMetrics.count("client.Mutate.rdma");
-      List<String> modes = new ArrayList<>(tables.keySet());
-      for (int r = 0; r < rounds; r++) {
-        for (int m = 0; m < modes.size(); m++) {
-          String mode = modes.get((m + r) % modes.size());
-          run(tables.get(mode), calls, samples.get(mode), r * calls);
-        }
-      }
-      long overGets = RdmaRpcMetrics.count("client.Get.rdma") - gets;
-      long overMutates = RdmaRpcMetrics.count("client.Mutate.rdma") - mutates;
-      for (Table t : tables.values()) {
-        t.close();
-      }
-
-      int n = calls * rounds;
-      System.out.printf(Locale.ROOT, "%n%-6s %10s %10s %10s %10s %8s%n", "mode", "get p50",
-        "get p99", "put p50", "put p99", "calls");
-      Map<String, double[]> p = new LinkedHashMap<>();
-      for (Map.Entry<String, long[][]> e : samples.entrySet()) {
-        long[][] s = e.getValue();
-        double[] f = { us(s[0], n, 50), us(s[0], n, 99), us(s[1], n, 50), us(s[1], n, 99) };
-        p.put(e.getKey(), f);
-        System.out.printf(Locale.ROOT, "%-6s %8.0fus %8.0fus %8.0fus %8.0fus %8d%n", e.getKey(),
-          f[0], f[1], f[2], f[3], 2 * n);
-      }
-      double[] netty = p.get("netty");
-      double[] rdma = p.get("verbs");
-      System.out.printf(Locale.ROOT, "verbs / netty: get p50 %.2fx, put p50 %.2fx, get p99 %.2fx, "
-        + "put p99 %.2fx; over the verbs endpoint: %d Gets, %d Mutates (of %d each)%n",
-        rdma[0] / netty[0], rdma[2] / netty[2], rdma[1] / netty[1], rdma[3] / netty[3], overGets,
-        overMutates, n);
-      allOverVerbs = overGets == n && overMutates == n;
-    }
-    if (!allOverVerbs) {
-      System.out.println("not every verbs call went over the endpoint: the figures are mixed");
-      System.exit(1);
-    }
   }
 
-  /** {@code calls} Gets then {@code calls} Puts; latencies in ns into samples[0|1] at offset. */
-  private static void run(Table t, int calls, long[][] samples, int offset) throws Exception {
-    int next = 0;
-    byte[] value = value(7);
-    for (int i = 0; i < calls; i++) {
-      next = (next + 7919) % ROWS;
-      long t0 = System.nanoTime();
-      t.get(new Get(row(next)));
-      if (samples != null) {
-        samples[0][offset + i] = System.nanoTime() - t0;
-      }
-    }
-    for (int i = 0; i < calls; i++) {
-      next = (next + 7919) % ROWS;
-      long t0 = System.nanoTime();
-      t.put(new Put(row(next)).addColumn(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER,
-        value));
-      if (samples != null) {
-        samples[1][offset + i] = System.nanoTime() - t0;
-      }
-    }
-  }
-
-  private static void awaitEndpoint(Table t) throws Exception {
+  /** Routed calls until the table's connection has its endpoint up (the first go by sockets). */
+  static void awaitEndpoint(Table t) throws Exception {
     long before = RdmaRpcMetrics.count("client.endpoints.connected");
     long deadline = System.currentTimeMillis() + 60_000;
     while (RdmaRpcMetrics.count("client.endpoints.connected") == before) {
-      t.get(new Get(row(0)));
+      t.get(new Get(RECORD));
       if (System.currentTimeMillis() > deadline) {
         throw new IllegalStateException("no verbs endpoint connected within 60 s");
       }
@@ -150,17 +285,572 @@ public final class HybridRpcLatency {
     }
   }
 
-  private static double us(long[] nanos, int n, double percentile) {
+  // ---------------------------------------------------------------------------------------
+  // per value size, one client thread
+
+  /** One value size: latencies per path, and what went over the endpoint. */
+  static final class SizeRow {
+    final int bytes;
+    /** [path][0 get, 1 put] latencies, ns. */
+    final long[][][] samples;
+    final Counts counts;
+    final Traffic traffic;
+    final int calls;
+
+    SizeRow(int bytes, long[][][] samples, Counts counts, Traffic traffic, int calls) {
+      this.bytes = bytes;
+      this.samples = samples;
+      this.counts = counts;
+      this.traffic = traffic;
+      this.calls = calls;
+    }
+
+    double us(int path, int op, double percentile) {
+      return HybridRpcLatency.us(samples[path][op], calls, percentile);
+    }
+
+    /** Mean bytes of a Get's response over the endpoint. */
+    long getResponseBytes() {
+      return perMessage(traffic.getResponseBytes, traffic.getResponses);
+    }
+
+    /** Mean bytes of a Put's request over the endpoint. */
+    long putRequestBytes() {
+      return perMessage(traffic.putRequestBytes, traffic.putRequests);
+    }
+
+    boolean allOverEndpoint() {
+      return counts.allOver(calls, calls);
+    }
+
+    String line(int eager) {
+      return String.format(Locale.ROOT, "size %7d B: get p50 netty %7.0f rdma %7.0f us, put p50 "
+        + "netty %7.0f rdma %7.0f us; endpoint: Get response %d B (%s), Put request %d B (%s), "
+        + "%d/%d Gets and %d/%d Puts over it", bytes, us(0, 0, 50), us(1, 0, 50), us(0, 1, 50),
+        us(1, 1, 50), getResponseBytes(), path(getResponseBytes(), eager), putRequestBytes(),
+        path(putRequestBytes(), eager), counts.gets(), calls, counts.puts(), calls);
+    }
+  }
+
+  private static SizeRow sizeRow(Connection[] paths, HybridRpcClient client, int size,
+    Options o) throws Exception {
+    byte[] value = value(size);
+    Table[] tables = new Table[paths.length];
+    for (int p = 0; p < paths.length; p++) {
+      tables[p] = paths[p].getTable(TABLE);
+    }
+    try {
+      tables[0].put(put(value)); // the record now holds this size
+      for (Table t : tables) {
+        sequential(t, value, Math.min(WARM_UP_CALLS, o.calls), null, 0, null);
+      }
+      int n = o.calls * o.rounds;
+      long[][][] samples = new long[paths.length][2][n];
+      Traffic traffic = new Traffic(client);
+      Counts before = Counts.now();
+      for (int r = 0; r < o.rounds; r++) {
+        for (int m = 0; m < paths.length; m++) {
+          int p = (m + r) % paths.length;
+          sequential(tables[p], value, o.calls, samples[p], r * o.calls, p == 1 ? traffic : null);
+        }
+      }
+      return new SizeRow(size, samples, Counts.now().minus(before), traffic, n);
+    } finally {
+      for (Table t : tables) {
+        t.close();
+      }
+    }
+  }
+
+  /**
+   * {@code calls} Gets of the record (checking the value's size), then {@code calls} Puts of
+   * {@code value}; latencies in ns into samples[0|1] at offset when samples is given. With
+   * traffic (the endpoint path), the endpoint messages of the Gets and of the Puts are added to
+   * it.
+   */
+  private static void sequential(Table t, byte[] value, int calls, long[][] samples, int offset,
+    Traffic traffic) throws Exception {
+    TransportCounters mark = traffic == null ? null : traffic.now();
+    for (int i = 0; i < calls; i++) {
+      long t0 = System.nanoTime();
+      Result r = t.get(new Get(RECORD));
+      long ns = System.nanoTime() - t0;
+      checkValue(r, value.length);
+      if (samples != null) {
+        samples[0][offset + i] = ns;
+      }
+    }
+    if (traffic != null) {
+      mark = traffic.addGets(mark);
+    }
+    Put put = put(value);
+    for (int i = 0; i < calls; i++) {
+      long t0 = System.nanoTime();
+      t.put(put);
+      if (samples != null) {
+        samples[1][offset + i] = System.nanoTime() - t0;
+      }
+    }
+    if (traffic != null) {
+      traffic.addPuts(mark);
+    }
+  }
+
+  /**
+   * The endpoint messages of a one-thread client's Gets (their responses) and Puts (their
+   * requests), from its endpoints' own counters.
+   */
+  static final class Traffic {
+    private final HybridRpcClient client;
+    long getResponses;
+    long getResponseBytes;
+    long putRequests;
+    long putRequestBytes;
+
+    Traffic(HybridRpcClient client) {
+      this.client = client;
+    }
+
+    TransportCounters now() {
+      return RoutedCallChecks.sum(client.endpointCounters());
+    }
+
+    /** Adds the responses received since mark to the Gets'; returns the counters now. */
+    TransportCounters addGets(TransportCounters mark) {
+      TransportCounters now = now();
+      getResponses += now.messagesReceived() - mark.messagesReceived();
+      getResponseBytes += now.bytesReceived() - mark.bytesReceived();
+      return now;
+    }
+
+    /** Adds the requests sent since mark to the Puts'. */
+    void addPuts(TransportCounters mark) {
+      TransportCounters now = now();
+      putRequests += now.messagesSent() - mark.messagesSent();
+      putRequestBytes += now.bytesSent() - mark.bytesSent();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // per client thread count
+
+  /** One client thread count: per path and operation, what the threads did in the window. */
+  static final class ThreadRow {
+    final int threads;
+    /** [path][0 get, 1 put]. */
+    final Window[][] windows;
+    final Counts counts;
+
+    ThreadRow(int threads, Window[][] windows, Counts counts) {
+      this.threads = threads;
+      this.windows = windows;
+      this.counts = counts;
+    }
+
+    boolean allOverEndpoint() {
+      return counts.allOver(windows[1][0].calls, windows[1][1].calls);
+    }
+
+    String line() {
+      return String.format(Locale.ROOT, "threads %3d: get ops/s netty %7.0f rdma %7.0f, put "
+        + "ops/s netty %7.0f rdma %7.0f; cpu us/get netty %6.0f rdma %6.0f; %d/%d Gets and "
+        + "%d/%d Puts over the endpoint", threads, windows[0][0].opsPerS(),
+        windows[1][0].opsPerS(), windows[0][1].opsPerS(), windows[1][1].opsPerS(),
+        windows[0][0].cpuUsPerOp(), windows[1][0].cpuUsPerOp(), counts.gets(),
+        windows[1][0].calls, counts.puts(), windows[1][1].calls);
+    }
+  }
+
+  /** The measured window of one thread-count cell. */
+  static final class Window {
+    /** Latencies, ns, of the calls that completed in the window. */
+    final long[] latencies;
+    final long windowNs;
+    final long cpuNs;
+    /** Calls made in the whole cell, warm-up and tail included. */
+    final long calls;
+
+    Window(long[] latencies, long windowNs, long cpuNs, long calls) {
+      this.latencies = latencies;
+      this.windowNs = windowNs;
+      this.cpuNs = cpuNs;
+      this.calls = calls;
+    }
+
+    double opsPerS() {
+      return latencies.length * 1e9 / windowNs;
+    }
+
+    double meanUs() {
+      return Arrays.stream(latencies).average().orElse(0) / 1000.0;
+    }
+
+    double p99Us() {
+      return us(latencies, latencies.length, 99);
+    }
+
+    double cpuUsPerOp() {
+      return latencies.length == 0 ? 0 : cpuNs / 1000.0 / latencies.length;
+    }
+  }
+
+  private static ThreadRow threadRow(Connection[] paths, int threads, int index, Options o)
+    throws Exception {
+    byte[] value = value(o.threadBytes);
+    try (Table t = paths[0].getTable(TABLE)) {
+      t.put(put(value));
+    }
+    Window[][] windows = new Window[paths.length][2];
+    Counts before = Counts.now();
+    for (int op = 0; op < 2; op++) {
+      for (int m = 0; m < paths.length; m++) {
+        int p = (m + index) % paths.length;
+        windows[p][op] = window(paths[p], threads, op == 1, value, o);
+      }
+    }
+    return new ThreadRow(threads, windows, Counts.now().minus(before));
+  }
+
+  /**
+   * {@code threads} threads Getting (or Putting) the record over one connection: unmeasured for
+   * the warm-up, then measured: the calls completing in the window, its length and the process
+   * CPU time spent in it.
+   */
+  private static Window window(Connection c, int threads, boolean puts, byte[] value, Options o)
+    throws Exception {
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory
+      .getOperatingSystemMXBean();
+    Worker[] workers = new Worker[threads];
+    AtomicLong completed = new AtomicLong();
+    CountDownLatch ready = new CountDownLatch(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    for (int i = 0; i < threads; i++) {
+      workers[i] = new Worker(c.getTable(TABLE), puts, value, ready, go, failure, completed);
+      workers[i].setName("client-" + i);
+      workers[i].setDaemon(true);
+      workers[i].start();
+    }
+    long windowStart;
+    long windowEnd;
+    long cpu0;
+    long cpu1;
+    try {
+      ready.await();
+      go.countDown();
+      Thread.sleep(o.warmupMs);
+      cpu0 = os.getProcessCpuTime();
+      windowStart = System.nanoTime();
+      long before = completed.get();
+      Thread.sleep(o.measureMs);
+      // A stalled guest (WAL sync, a descheduled vCPU) may complete nothing in the window:
+      // extend it, up to 10 times its length, until every thread could have completed one call.
+      long limit = windowStart + 10L * o.measureMs * 1_000_000L;
+      while (completed.get() - before < threads && System.nanoTime() < limit
+        && failure.get() == null) {
+        Thread.sleep(50);
+      }
+      windowEnd = System.nanoTime();
+      cpu1 = os.getProcessCpuTime();
+    } finally {
+      for (Worker w : workers) {
+        w.stop = true;
+      }
+      for (Worker w : workers) {
+        w.join(180_000);
+        if (w.isAlive()) {
+          throw new IllegalStateException(w.getName() + " did not stop within 180 s");
+        }
+      }
+    }
+    if (failure.get() != null) {
+      throw new IOException("a client thread failed", failure.get());
+    }
+    long[] in = new long[0];
+    int n = 0;
+    long calls = 0;
+    for (Worker w : workers) {
+      calls += w.count;
+      for (int i = 0; i < w.count; i++) {
+        if (w.ends[i] >= windowStart && w.ends[i] <= windowEnd) {
+          if (n == in.length) {
+            in = Arrays.copyOf(in, Math.max(1024, 2 * n));
+          }
+          in[n++] = w.latencies[i];
+        }
+      }
+    }
+    if (n == 0) {
+      throw new IllegalStateException("no " + (puts ? "Put" : "Get") + " of " + threads
+        + " threads completed within " + (windowEnd - windowStart) / 1_000_000 + " ms");
+    }
+    return new Window(Arrays.copyOf(in, n), windowEnd - windowStart, cpu1 - cpu0, calls);
+  }
+
+  /** A client thread of a thread-count cell: calls until stopped, recording end and latency. */
+  private static final class Worker extends Thread {
+    private final Table table;
+    private final boolean puts;
+    private final byte[] value;
+    private final CountDownLatch ready;
+    private final CountDownLatch go;
+    private final AtomicReference<Throwable> failure;
+    private final AtomicLong completed;
+    volatile boolean stop;
+    long[] ends = new long[4096];
+    long[] latencies = new long[4096];
+    int count;
+
+    Worker(Table table, boolean puts, byte[] value, CountDownLatch ready, CountDownLatch go,
+      AtomicReference<Throwable> failure, AtomicLong completed) {
+      this.table = table;
+      this.puts = puts;
+      this.value = value;
+      this.ready = ready;
+      this.go = go;
+      this.failure = failure;
+      this.completed = completed;
+    }
+
+    @Override
+    public void run() {
+      try (Table t = table) {
+        Put put = put(value);
+        Get get = new Get(RECORD);
+        ready.countDown();
+        go.await();
+        while (!stop) {
+          long t0 = System.nanoTime();
+          if (puts) {
+            t.put(put);
+          } else {
+            checkValue(t.get(get), value.length);
+          }
+          long t1 = System.nanoTime();
+          if (count == ends.length) {
+            ends = Arrays.copyOf(ends, 2 * count);
+            latencies = Arrays.copyOf(latencies, 2 * count);
+          }
+          ends[count] = t1;
+          latencies[count++] = t1 - t0;
+          completed.incrementAndGet();
+        }
+      } catch (Throwable e) {
+        failure.compareAndSet(null, e);
+        ready.countDown();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // counting what went over the endpoint
+
+  /** The client's counters of routed calls, and their differences. */
+  static final class Counts {
+    private static final String[] NAMES = { "client.Get.rdma", "client.Mutate.rdma",
+      "client.Get.sockets", "client.Mutate.sockets", "client.fallback.before.send",
+      "client.failed.after.send", "client.resent.response.too.large" };
+    private final long[] v;
+
+    private Counts(long[] v) {
+      this.v = v;
+    }
+
+    static Counts now() {
+      long[] v = new long[NAMES.length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = RdmaRpcMetrics.count(NAMES[i]);
+      }
+      return new Counts(v);
+    }
+
+    Counts minus(Counts o) {
+      long[] d = new long[v.length];
+      for (int i = 0; i < d.length; i++) {
+        d[i] = v[i] - o.v[i];
+      }
+      return new Counts(d);
+    }
+
+    /** Gets sent over the endpoint and answered there (none re-sent over sockets). */
+    long gets() {
+      return v[0] - v[6];
+    }
+
+    long puts() {
+      return v[1];
+    }
+
+    /** Exactly these calls over the endpoint, none over sockets, failed over or re-sent. */
+    boolean allOver(long gets, long puts) {
+      boolean over = gets() == gets && puts() == puts;
+      for (int i = 2; i < v.length; i++) {
+        over &= v[i] == 0;
+      }
+      return over;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // output
+
+  private static void printTables(List<SizeRow> sizes, List<ThreadRow> threads, int eager,
+    Options o) {
+    System.out.printf(Locale.ROOT, "%nPer value size, one client thread, one record (%d Gets and "
+      + "%d Puts per path and size, %d rounds; latency in us; eager threshold %d B)%n",
+      o.calls * o.rounds, o.calls * o.rounds, o.rounds, eager);
+    System.out.printf(Locale.ROOT, "%8s %-10s %9s %9s %9s %9s  %s%n", "bytes", "path", "get p50",
+      "get p99", "put p50", "put p99", "endpoint");
+    for (SizeRow r : sizes) {
+      for (int p = 0; p < PATHS.length; p++) {
+        String endpoint = p == 0 ? "" : String.format(Locale.ROOT,
+          "%d/%d Gets, %d/%d Puts; Get response %d B %s, Put request %d B %s", r.counts.gets(),
+          r.calls, r.counts.puts(), r.calls, r.getResponseBytes(),
+          path(r.getResponseBytes(), eager), r.putRequestBytes(),
+          path(r.putRequestBytes(), eager));
+        System.out.printf(Locale.ROOT, "%8d %-10s %9.0f %9.0f %9.0f %9.0f  %s%n", r.bytes,
+          PATHS[p], r.us(p, 0, 50), r.us(p, 0, 99), r.us(p, 1, 50), r.us(p, 1, 99), endpoint);
+      }
+      System.out.printf(Locale.ROOT, "%8d %-10s %9.2f %9.2f %9.2f %9.2f%n", r.bytes,
+        "rdma/netty", r.us(1, 0, 50) / r.us(0, 0, 50), r.us(1, 0, 99) / r.us(0, 0, 99),
+        r.us(1, 1, 50) / r.us(0, 1, 50), r.us(1, 1, 99) / r.us(0, 1, 99));
+    }
+
+    System.out.printf(Locale.ROOT, "%nPer client thread count, all on the same %d B record "
+      + "(%d ms warm-up, %d ms measured per cell; latency in us; cpu: process CPU us per "
+      + "operation, client and server)%n", o.threadBytes, o.warmupMs, o.measureMs);
+    System.out.printf(Locale.ROOT, "%7s %-10s %9s %9s %9s %9s %9s %9s %9s %9s%n", "threads",
+      "path", "get ops/s", "get mean", "get p99", "cpu/get", "put ops/s", "put mean", "put p99",
+      "cpu/put");
+    for (ThreadRow r : threads) {
+      for (int p = 0; p < PATHS.length; p++) {
+        Window g = r.windows[p][0];
+        Window w = r.windows[p][1];
+        System.out.printf(Locale.ROOT, "%7d %-10s %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f "
+          + "%9.0f%n", r.threads, PATHS[p], g.opsPerS(), g.meanUs(), g.p99Us(), g.cpuUsPerOp(),
+          w.opsPerS(), w.meanUs(), w.p99Us(), w.cpuUsPerOp());
+      }
+      Window[] n = { r.windows[0][0], r.windows[0][1] };
+      Window[] v = { r.windows[1][0], r.windows[1][1] };
+      System.out.printf(Locale.ROOT, "%7d %-10s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f "
+        + "%9.2f%n", r.threads, "rdma/netty", v[0].opsPerS() / n[0].opsPerS(),
+        v[0].meanUs() / n[0].meanUs(), v[0].p99Us() / n[0].p99Us(),
+        v[0].cpuUsPerOp() / n[0].cpuUsPerOp(), v[1].opsPerS() / n[1].opsPerS(),
+        v[1].meanUs() / n[1].meanUs(), v[1].p99Us() / n[1].p99Us(),
+        v[1].cpuUsPerOp() / n[1].cpuUsPerOp());
+      System.out.printf(Locale.ROOT, "%7s %-10s over the endpoint: %d/%d Gets, %d/%d Puts%n",
+        "", "", r.counts.gets(), r.windows[1][0].calls, r.counts.puts(), r.windows[1][1].calls);
+    }
+  }
+
+  /**
+   * Writes the rows so far to the --json file, if any: after each row with complete false (a run
+   * cut short keeps what it measured), at the end with complete true.
+   */
+  private static void writeJson(List<SizeRow> sizes, List<ThreadRow> threads, int eager,
+    boolean complete, Options o) throws IOException {
+    if (o.json == null) {
+      return;
+    }
+    boolean allOver = sizes.stream().allMatch(SizeRow::allOverEndpoint)
+      && threads.stream().allMatch(ThreadRow::allOverEndpoint);
+    Path file = Paths.get(o.json).toAbsolutePath();
+    Files.createDirectories(file.getParent());
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.write(tmp, json(sizes, threads, eager, allOver, complete, o)
+      .getBytes(StandardCharsets.UTF_8));
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private static String json(List<SizeRow> sizes, List<ThreadRow> threads, int eager,
+    boolean allOver, boolean complete, Options o) {
+    StringBuilder b = new StringBuilder();
+    b.append("{\n  \"transport\": \"" + o.transport + "\",\n");
+    b.append("  \"complete\": " + complete + ",\n");
+    b.append(String.format(Locale.ROOT, "  \"eager_threshold_bytes\": %d,\n"
+      + "  \"max_message_bytes\": %d,\n  \"calls_per_size_and_path\": %d,\n  \"rounds\": %d,\n"
+      + "  \"thread_value_bytes\": %d,\n  \"warmup_ms\": %d,\n  \"measure_ms\": %d,\n"
+      + "  \"processors\": %d,\n  \"all_over_endpoint\": %b,\n", eager, MAX_MESSAGE,
+      o.calls * o.rounds, o.rounds, o.threadBytes, o.warmupMs, o.measureMs,
+      Runtime.getRuntime().availableProcessors(), allOver));
+    b.append("  \"sizes\": [");
+    for (int i = 0; i < sizes.size(); i++) {
+      SizeRow r = sizes.get(i);
+      b.append(i == 0 ? "\n" : ",\n");
+      b.append(String.format(Locale.ROOT, "    {\"bytes\": %d,\n", r.bytes));
+      for (int p = 0; p < PATHS.length; p++) {
+        b.append(String.format(Locale.ROOT, "     \"%s\": {\"get_us_p50\": %.1f, "
+          + "\"get_us_p99\": %.1f, \"put_us_p50\": %.1f, \"put_us_p99\": %.1f, \"gets\": %d, "
+          + "\"puts\": %d", PATHS[p], r.us(p, 0, 50), r.us(p, 0, 99), r.us(p, 1, 50),
+          r.us(p, 1, 99), r.calls, r.calls));
+        if (p == 1) {
+          b.append(String.format(Locale.ROOT, ", \"gets_over_endpoint\": %d, "
+            + "\"puts_over_endpoint\": %d, \"get_response_bytes\": %d, \"get_response_path\": "
+            + "\"%s\", \"put_request_bytes\": %d, \"put_request_path\": \"%s\"",
+            r.counts.gets(), r.counts.puts(), r.getResponseBytes(),
+            path(r.getResponseBytes(), eager), r.putRequestBytes(),
+            path(r.putRequestBytes(), eager)));
+        }
+        b.append(p == 0 ? "},\n" : "}}");
+      }
+    }
+    b.append("\n  ],\n  \"threads\": [");
+    for (int i = 0; i < threads.size(); i++) {
+      ThreadRow r = threads.get(i);
+      b.append(i == 0 ? "\n" : ",\n");
+      b.append(String.format(Locale.ROOT, "    {\"threads\": %d,\n", r.threads));
+      for (int p = 0; p < PATHS.length; p++) {
+        Window g = r.windows[p][0];
+        Window w = r.windows[p][1];
+        b.append(String.format(Locale.ROOT, "     \"%s\": {\"get_ops_per_s\": %.1f, "
+          + "\"get_us_mean\": %.1f, \"get_us_p99\": %.1f, \"cpu_us_per_get\": %.1f, "
+          + "\"put_ops_per_s\": %.1f, \"put_us_mean\": %.1f, \"put_us_p99\": %.1f, "
+          + "\"cpu_us_per_put\": %.1f, \"gets\": %d, \"puts\": %d", PATHS[p], g.opsPerS(),
+          g.meanUs(), g.p99Us(), g.cpuUsPerOp(), w.opsPerS(), w.meanUs(), w.p99Us(),
+          w.cpuUsPerOp(), g.latencies.length, w.latencies.length));
+        if (p == 1) {
+          b.append(String.format(Locale.ROOT, ", \"get_calls\": %d, \"put_calls\": %d, "
+            + "\"gets_over_endpoint\": %d, \"puts_over_endpoint\": %d", g.calls, w.calls,
+            r.counts.gets(), r.counts.puts()));
+        }
+        b.append(p == 0 ? "},\n" : "}}");
+      }
+    }
+    b.append("\n  ]\n}\n");
+    return b.toString();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // helpers
+
+  /** Whether a message of this size goes eagerly (SEND) or by RDMA WRITE. */
+  private static String path(long messageBytes, int eager) {
+    return messageBytes > eager ? "rdma-write" : "eager";
+  }
+
+  private static long perMessage(long bytes, long messages) {
+    return messages == 0 ? 0 : bytes / messages;
+  }
+
+  private static void checkValue(Result r, int bytes) {
+    byte[] v = r.getValue(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER);
+    if (v == null || v.length != bytes) {
+      throw new IllegalStateException("the record's value has " + (v == null ? "no" : v.length)
+        + " bytes, not " + bytes);
+    }
+  }
+
+  static double us(long[] nanos, int n, double percentile) {
     return Percentiles.nearestRank(nanos, n, percentile) / 1000.0;
   }
 
-  private static byte[] row(int i) {
-    return RoutedCallChecks.row(i);
+  private static Put put(byte[] value) {
+    return new Put(RECORD).addColumn(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER, value);
   }
 
-  private static byte[] value(int i) {
-    byte[] v = new byte[VALUE_BYTES];
-    java.util.Arrays.fill(v, (byte) i);
+  private static byte[] value(int bytes) {
+    byte[] v = new byte[bytes];
+    Arrays.fill(v, (byte) 'v');
     return v;
   }
 }
