@@ -32,7 +32,6 @@ import org.apache.hadoop.hbase.client.RpcClients;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.ipc.HybridRpcClient;
 import org.apache.hadoop.hbase.ipc.HybridRpcServer;
-import org.apache.hadoop.hbase.ipc.RpcClient;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -251,11 +250,6 @@ public final class HybridRpcLatency {
 
   private static Configuration clientConf(MiniHBase cluster, boolean loopback) {
     Configuration c = RpcTestSupport.verbsClient(cluster.clientConf(), MAX_MESSAGE);
-    // HBase's Netty client shuts a connection down once its socket has had no write for this
-    // long (default 2 min), and the hybrid connection closes its endpoint with it — though every
-    // routed call goes over the endpoint, leaving the socket idle. Kept above the run's length so
-    // that the endpoint serves the whole run.
-    c.setInt(RpcClient.IDLE_TIME, 3_600_000);
     if (loopback) {
       c.set(HybridRpcKeys.TRANSPORT, "loopback");
     }
