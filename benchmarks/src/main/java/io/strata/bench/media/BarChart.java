@@ -78,7 +78,7 @@ public final class BarChart {
   public void write(File png) throws IOException {
     int perRow = stacked ? BAR : BAR * series.size();
     int rowHeight = perRow + GAP;
-    int legendHeight = 34;
+    int legendHeight = 34 + 18 * (legendRows() - 1);
     int height = TOP + categories.size() * rowHeight + 40 + legendHeight;
     BufferedImage img = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = Canvas.white(img);
@@ -159,16 +159,49 @@ public final class BarChart {
       int lx = x0;
       int ly = plotBottom + 44;
       for (Series s : series) {
+        int w = legendWidth(fm, s);
+        if (lx > x0 && lx + w > WIDTH - 8) {
+          // The rest on the next row: a wide legend is wrapped, not cut off at the image's edge.
+          lx = x0;
+          ly += 18;
+        }
         g.setColor(s.color());
         g.fillRect(lx, ly, 14, 12);
         g.setColor(Color.BLACK);
         g.drawString(s.name(), lx + 20, ly + 11);
-        lx += 20 + fm.stringWidth(s.name()) + 24;
+        lx += w;
       }
     } finally {
       g.dispose();
     }
     Canvas.write(img, png);
+  }
+
+  private static int legendWidth(FontMetrics fm, Series s) {
+    return 20 + fm.stringWidth(s.name()) + 24;
+  }
+
+  /** Rows the legend takes, measured with the text font as drawn. */
+  private int legendRows() {
+    BufferedImage scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = scratch.createGraphics();
+    try {
+      g.setFont(TEXT);
+      FontMetrics fm = g.getFontMetrics();
+      int rows = 1;
+      int lx = LABEL_WIDTH;
+      for (Series s : series) {
+        int w = legendWidth(fm, s);
+        if (lx > LABEL_WIDTH && lx + w > WIDTH - 8) {
+          rows++;
+          lx = LABEL_WIDTH;
+        }
+        lx += w;
+      }
+      return rows;
+    } finally {
+      g.dispose();
+    }
   }
 
   private double max() {
