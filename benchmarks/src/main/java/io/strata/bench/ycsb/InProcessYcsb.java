@@ -51,25 +51,54 @@ final class InProcessYcsb {
   }
 
   /**
-   * A run's figures: operations (and how many did not return OK), the time from the first
-   * operation's start to the last one's end, and latencies over all operations and per type.
+   * A run's figures (or several runs' together, {@link #merge}): operations (and how many did
+   * not return OK), the time from the first operation's start to the last one's end, and the
+   * latencies (nanoseconds) over all operations and per type.
    */
-  record Figures(long operations, long failed, double seconds, Latency all,
-    Map<String, Latency> byType) {
+  record Figures(long operations, long failed, double seconds, Histogram allNs,
+    Map<String, Histogram> byTypeNs) {
     double opsPerSec() {
       return seconds > 0 ? operations / seconds : 0;
     }
 
+    Latency all() {
+      return Latency.of(allNs);
+    }
+
+    Map<String, Latency> byType() {
+      Map<String, Latency> m = new LinkedHashMap<>();
+      byTypeNs.forEach((type, h) -> m.put(type, Latency.of(h)));
+      return m;
+    }
+
+    /** Runs together: operations, failures and time added, latencies merged. */
+    static Figures merge(List<Figures> runs) {
+      Histogram all = new Histogram(3);
+      Map<String, Histogram> byType = new TreeMap<>();
+      long ops = 0;
+      long failed = 0;
+      double seconds = 0;
+      for (Figures f : runs) {
+        ops += f.operations();
+        failed += f.failed();
+        seconds += f.seconds();
+        all.add(f.allNs());
+        f.byTypeNs().forEach((type, h) -> byType.computeIfAbsent(type, x -> new Histogram(3))
+          .add(h));
+      }
+      return new Figures(ops, failed, seconds, all, byType);
+    }
+
     long count(String type) {
-      Latency l = byType.get(type);
-      return l == null ? 0 : l.count();
+      Histogram h = byTypeNs.get(type);
+      return h == null ? 0 : h.getTotalCount();
     }
 
     @Override
     public String toString() {
       return String.format(Locale.ROOT, "%d ops in %.1f s = %.0f ops/s, mean %.1f us, p50 %.1f "
-        + "us, p99 %.1f us%s", operations, seconds, opsPerSec(), all.meanUs(), all.p50Us(),
-        all.p99Us(), failed > 0 ? ", " + failed + " failed" : "");
+        + "us, p99 %.1f us%s", operations, seconds, opsPerSec(), all().meanUs(), all().p50Us(),
+        all().p99Us(), failed > 0 ? ", " + failed + " failed" : "");
     }
   }
 
@@ -144,10 +173,8 @@ final class InProcessYcsb {
       first = Math.min(first, db.firstStartNs());
       last = Math.max(last, db.lastEndNs());
     }
-    Map<String, Latency> types = new LinkedHashMap<>();
-    byType.forEach((type, h) -> types.put(type, Latency.of(h)));
     double seconds = last > first ? (last - first) / 1e9 : 0;
-    return new Figures(all.getTotalCount(), failed, seconds, Latency.of(all), types);
+    return new Figures(all.getTotalCount(), failed, seconds, all, byType);
   }
 
   static double round(double v) {

@@ -60,15 +60,40 @@ final class RpcCompare {
   private static final int LOAD_THREADS = 4;
   private static final int WARMUP_THREADS = 4;
 
-  /** What a comparison runs. */
+  /**
+   * What a comparison runs: each workload at each thread count {@code rounds} times per path
+   * (the paths' order reversed from one round to the next), every run at most {@code
+   * operations} or {@code runTime}; before each workload the table is flushed and {@code settle}
+   * waits for its flushes and compactions to end (null: no wait).
+   */
   record Settings(long records, long operations, Duration runTime, List<String> workloads,
-    List<Integer> threads, long warmupOps, int regions, Map<String, String> ycsb) {
+    List<Integer> threads, int rounds, long warmupOps, int regions, Map<String, String> ycsb,
+    Settle settle) {
   }
 
-  /** One path's run: YCSB's figures and the endpoint counters' increments during it. */
-  record PathRun(InProcessYcsb.Figures figures, Map<String, Long> counters) {
+  /**
+   * One path's runs of a cell: YCSB's figures over all its rounds, the endpoint counters'
+   * increments during them, and each round's throughput.
+   */
+  record PathRun(InProcessYcsb.Figures figures, Map<String, Long> counters,
+    List<Double> roundOpsPerSec) {
+    PathRun(InProcessYcsb.Figures figures, Map<String, Long> counters) {
+      this(figures, counters, List.of(figures.opsPerSec()));
+    }
+
     long counter(String name) {
       return counters.getOrDefault(name, 0L);
+    }
+
+    static PathRun merge(List<PathRun> rounds) {
+      Map<String, Long> sum = new LinkedHashMap<>();
+      List<Double> perRound = new ArrayList<>();
+      for (PathRun r : rounds) {
+        r.counters().forEach((k, v) -> sum.merge(k, v, Long::sum));
+        perRound.addAll(r.roundOpsPerSec());
+      }
+      return new PathRun(InProcessYcsb.Figures.merge(rounds.stream().map(PathRun::figures)
+        .toList()), sum, perRound);
     }
 
     void toJson(ObjectNode node) {
@@ -79,6 +104,8 @@ final class RpcCompare {
       node.put("operations", figures.operations());
       node.put("failed", figures.failed());
       node.put("seconds", Math.round(figures.seconds() * 1000) / 1000.0);
+      ArrayNode rounds = node.putArray("rounds_ops_per_s");
+      roundOpsPerSec.forEach(v -> rounds.add(Math.round(v)));
       ObjectNode ops = node.putObject("ops");
       figures.byType().forEach((type, l) -> l.toJson(ops.putObject(type)));
       node.put("gets_over_endpoint", counter("client.Get.rdma"));
@@ -88,8 +115,8 @@ final class RpcCompare {
     }
   }
 
-  /** A workload at a thread count over both paths, and which path ran first. */
-  record Cell(String workload, int threads, boolean rdmaFirst, PathRun netty, PathRun rdma) {
+  /** A workload at a thread count over both paths, and the order the paths' runs took. */
+  record Cell(String workload, int threads, List<String> order, PathRun netty, PathRun rdma) {
     double ratioOps() {
       return ratio(rdma.figures().opsPerSec(), netty.figures().opsPerSec());
     }
@@ -112,7 +139,8 @@ final class RpcCompare {
     void toJson(ObjectNode node) {
       node.put("workload", workload);
       node.put("threads", threads);
-      node.put("first", rdmaFirst ? RDMA : NETTY);
+      ArrayNode o = node.putArray("order");
+      order.forEach(o::add);
       netty.toJson(node.putObject(NETTY));
       rdma.toJson(node.putObject(RDMA));
       node.put("ratio_ops", round2(ratioOps()));
@@ -142,6 +170,7 @@ final class RpcCompare {
       node.put("record_bytes", recordBytes);
       node.put("operations_per_run", settings.operations());
       node.put("seconds_per_run_max", settings.runTime().toSeconds());
+      node.put("rounds", settings.rounds());
       node.put("warmup_operations", settings.warmupOps());
       node.put("regions", settings.regions());
       node.put("transport", "loopback");
@@ -204,7 +233,6 @@ final class RpcCompare {
             + s.records() + " records, " + load.failed() + " failed");
         }
         progress.accept("[rpc-compare] load: " + load);
-        admin.flush(TABLE);
         awaitEndpoint(rdma, endpointsBefore);
         for (String path : PATHS) {
           if (s.warmupOps() > 0) {
@@ -216,13 +244,26 @@ final class RpcCompare {
         List<Cell> cells = new ArrayList<>();
         List<String> violations = new ArrayList<>();
         for (String workload : s.workloads()) {
+          admin.flush(TABLE);
+          if (s.settle() != null) {
+            Settle.Outcome o = s.settle().await(RegionServerActivity.of(hbase, TABLE));
+            progress.accept(String.format(Locale.ROOT, "[rpc-compare] flushed, %s after %.1f s",
+              o.settled() ? "settled" : "not settled (waited the quiet period)",
+              o.waited().toMillis() / 1000.0));
+          }
           for (int threads : s.threads()) {
-            boolean rdmaFirst = cells.size() % 2 == 1;
-            Map<String, PathRun> runs = new LinkedHashMap<>();
-            for (String path : rdmaFirst ? List.of(RDMA, NETTY) : PATHS) {
-              runs.put(path, measure(s, workload, path, threads));
+            Map<String, List<PathRun>> runs = new LinkedHashMap<>();
+            List<String> order = new ArrayList<>();
+            for (int round = 0; round < s.rounds(); round++) {
+              boolean rdmaFirst = (cells.size() + round) % 2 == 1;
+              for (String path : rdmaFirst ? List.of(RDMA, NETTY) : PATHS) {
+                runs.computeIfAbsent(path, x -> new ArrayList<>())
+                  .add(measure(s, workload, path, threads));
+                order.add(path);
+              }
             }
-            Cell c = new Cell(workload, threads, rdmaFirst, runs.get(NETTY), runs.get(RDMA));
+            Cell c = new Cell(workload, threads, List.copyOf(order),
+              PathRun.merge(runs.get(NETTY)), PathRun.merge(runs.get(RDMA)));
             cells.add(c);
             List<String> v = violations(c);
             violations.addAll(v);

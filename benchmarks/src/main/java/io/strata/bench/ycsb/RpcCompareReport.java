@@ -75,12 +75,16 @@ final class RpcCompareReport {
       + "cluster (1 RegionServer), hybrid RPC server on the **loopback** transport, YCSB's "
       + "client threads in the same JVM over two connections (HBase's Netty client over "
       + "localhost sockets; the hybrid client over the endpoint). %,d records of %d bytes "
-      + "(loaded over Netty at %,.0f ops/s), table pre-split into %d regions; per run at most "
-      + "%,d operations or %d s; warm-up %,d operations per path; client-side buffering off "
-      + "(every Put is its own call). The paths take turns at going first.%n%n",
+      + "(loaded over Netty at %,.0f ops/s), table pre-split into %d regions; client-side "
+      + "buffering off (every Put is its own call); warm-up %,d read-write operations per path. "
+      + "Each workload starts after a flush and a wait for the table's flushes and compactions "
+      + "to end; then, per thread count, %d round(s) per path of at most %,d operations or %d "
+      + "s each, the paths' order reversed from one round to the next (netty, rdma, rdma, "
+      + "netty, ...) so that both see the same background. A row is its path's rounds "
+      + "together (operations over their summed time, latencies merged).%n%n",
       Runtime.getRuntime().availableProcessors(), s.records(), r.recordBytes(),
-      r.load().opsPerSec(), s.regions(), s.operations(), s.runTime().toSeconds(),
-      s.warmupOps()));
+      r.load().opsPerSec(), s.regions(), s.warmupOps(), s.rounds(), s.operations(),
+      s.runTime().toSeconds()));
     b.append(r.violations().isEmpty()
       ? "Endpoint check: **passed** — every endpoint run counted at least one Get (Mutate) over "
         + "the endpoint, at the client and at the server, per read (update) done; every Netty "
@@ -91,19 +95,21 @@ final class RpcCompareReport {
     for (String workload : s.workloads()) {
       b.append("## ").append(workload).append(" (YCSB ")
         .append(RpcCompare.WORKLOADS.get(workload)).append(")\n\n");
-      b.append("| threads | path | ops/s | mean µs | p50 µs | p99 µs | ops | failed "
-        + "| Gets / Mutates over the endpoint |\n|---|---|---|---|---|---|---|---|---|\n");
+      b.append("| threads | path | ops/s | ops/s per round | mean µs | p50 µs | p99 µs | ops "
+        + "| failed | Gets / Mutates over the endpoint |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|\n");
       for (RpcCompare.Cell c : cells(r, workload)) {
         for (String path : RpcCompare.PATHS) {
           RpcCompare.PathRun p = c.path(path);
           InProcessYcsb.Figures f = p.figures();
-          b.append(String.format(Locale.ROOT, "| %d | %s%s | %,.0f | %.1f | %.1f | %.1f | %,d "
-            + "| %d | %,d / %,d |%n", c.threads(), path,
-            (path.equals(RpcCompare.RDMA)) == c.rdmaFirst() ? " (first)" : "", f.opsPerSec(),
+          b.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %s | %.1f | %.1f | %.1f | "
+            + "%,d | %d | %,d / %,d |%n", c.threads(), path, f.opsPerSec(),
+            String.join(", ", p.roundOpsPerSec().stream()
+              .map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()),
             f.all().meanUs(), f.all().p50Us(), f.all().p99Us(), f.operations(), f.failed(),
             p.counter("client.Get.rdma"), p.counter("client.Mutate.rdma")));
         }
-        b.append(String.format(Locale.ROOT, "| %d | **rdma / netty** | **%.2f** | %.2f | %.2f "
+        b.append(String.format(Locale.ROOT, "| %d | **rdma / netty** | **%.2f** | | %.2f | %.2f "
           + "| %.2f | | | |%n", c.threads(), c.ratioOps(), c.ratioMean(),
           RpcCompare.ratio(c.rdma().figures().all().p50Us(), c.netty().figures().all().p50Us()),
           RpcCompare.ratio(c.rdma().figures().all().p99Us(),

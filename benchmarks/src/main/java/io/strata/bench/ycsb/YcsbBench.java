@@ -116,10 +116,12 @@ public final class YcsbBench {
       + "(default 1,2,4,8,16)");
     o.addOption(null, "rpc-workloads", true, "--rpc-compare: workloads, comma-separated, of "
       + "read, write, read-write (default all three)");
-    o.addOption(null, "rpc-seconds", true, "--rpc-compare: longest run per workload, thread "
-      + "count and path, in seconds (default 15)");
+    o.addOption(null, "rpc-seconds", true, "--rpc-compare: longest run (one round of a "
+      + "workload at a thread count over one path), in seconds (default 6)");
+    o.addOption(null, "rpc-rounds", true, "--rpc-compare: runs per workload, thread count and "
+      + "path, the paths' order reversed each round (default 2)");
     o.addOption(null, "rpc-warmup-ops", true, "--rpc-compare: read-write operations per path "
-      + "before the measured runs (default 5000)");
+      + "before the measured runs (default 10000)");
     o.addOption(null, "out", true, "--rpc-compare: directory for report.md and the throughput "
       + "plot (default $STRATA_WORK/bench/ycsb-rpc)");
     o.addOption(null, "stagger-ms", true,
@@ -210,9 +212,9 @@ public final class YcsbBench {
       if (s.rpcCompare() != null) {
         RpcCompare.Settings rc = s.rpcCompare();
         out.printf("%n== RPC comparison: %s at %s threads over Netty and over the RDMA endpoint "
-          + "(loopback transport), %d records, at most %d operations or %d s per run%n",
-          String.join(",", rc.workloads()), rc.threads(), rc.records(), rc.operations(),
-          rc.runTime().toSeconds());
+          + "(loopback transport), %d records, %d round(s) per path of at most %d operations or "
+          + "%d s%n", String.join(",", rc.workloads()), rc.threads(), rc.records(), rc.rounds(),
+          rc.operations(), rc.runTime().toSeconds());
         RpcCompare.Result r = RpcCompare.run(hbase, rc, out::println);
         r.toJson(json.putObject("rpc_compare"));
         RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
@@ -283,7 +285,7 @@ public final class YcsbBench {
     }
     File workDir = new File(cl.getOptionValue("work-dir",
       CommandLines.workDir("bench/ycsb").getPath()));
-    RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb);
+    RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb, settle);
     File out = new File(cl.getOptionValue("out", CommandLines.workDir("bench/ycsb-rpc").getPath()));
     return new Settings(phases, presplit, raw, (int) CommandLines.wholeNumber(cl, "clients", 1, 1),
       (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
@@ -295,10 +297,11 @@ public final class YcsbBench {
   }
 
   /** --rpc-compare's settings, null without it (then its options are refused). */
-  static RpcCompare.Settings rpcSettings(CommandLine cl, boolean rpc, Map<String, String> ycsb) {
+  static RpcCompare.Settings rpcSettings(CommandLine cl, boolean rpc, Map<String, String> ycsb,
+    Settle settle) {
     if (!rpc) {
-      for (String o : List.of("rpc-threads", "rpc-workloads", "rpc-seconds", "rpc-warmup-ops",
-        "out")) {
+      for (String o : List.of("rpc-threads", "rpc-workloads", "rpc-seconds", "rpc-rounds",
+        "rpc-warmup-ops", "out")) {
         if (cl.hasOption(o)) {
           throw new IllegalArgumentException("--" + o + " goes with --rpc-compare");
         }
@@ -340,10 +343,11 @@ public final class YcsbBench {
         + Integer.MAX_VALUE + " per run");
     }
     return new RpcCompare.Settings(CommandLines.wholeNumber(cl, "records", RPC_RECORDS_DEFAULT, 1),
-      operations, Duration.ofSeconds(CommandLines.wholeNumber(cl, "rpc-seconds", 15, 1)),
+      operations, Duration.ofSeconds(CommandLines.wholeNumber(cl, "rpc-seconds", 6, 1)),
       List.copyOf(workloads), List.copyOf(threads),
-      CommandLines.wholeNumber(cl, "rpc-warmup-ops", 5000, 0),
-      (int) CommandLines.wholeNumber(cl, "regions", 8, 1), Map.copyOf(ycsb));
+      (int) CommandLines.wholeNumber(cl, "rpc-rounds", 2, 1),
+      CommandLines.wholeNumber(cl, "rpc-warmup-ops", 10_000, 0),
+      (int) CommandLines.wholeNumber(cl, "regions", 8, 1), Map.copyOf(ycsb), settle);
   }
 
   private static void settingsJson(Settings s, ObjectNode node) {

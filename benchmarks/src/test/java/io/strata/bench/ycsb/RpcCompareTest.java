@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -27,21 +29,27 @@ public class RpcCompareTest {
   public TemporaryFolder tmp = new TemporaryFolder();
 
   private static final RpcCompare.Settings SETTINGS = new RpcCompare.Settings(1000, 500,
-    Duration.ofSeconds(5), List.of("read", "write", "read-write"), List.of(1, 8, 16), 100, 2,
-    Map.of());
+    Duration.ofSeconds(5), List.of("read", "write", "read-write"), List.of(1, 8, 16), 1, 100, 2,
+    Map.of(), null);
 
+  /** Every operation took {@code meanUs}. */
   private static InProcessYcsb.Figures figures(long reads, long updates, double meanUs) {
-    Map<String, InProcessYcsb.Latency> byType = new LinkedHashMap<>();
+    Map<String, Histogram> byType = new TreeMap<>();
+    Histogram all = new Histogram(3);
+    long ns = Math.round(meanUs * 1000);
     if (reads > 0) {
-      byType.put(MeasuredDb.READ, new InProcessYcsb.Latency(reads, meanUs, meanUs, meanUs * 3));
+      byType.computeIfAbsent(MeasuredDb.READ, x -> new Histogram(3)).recordValueWithCount(ns,
+        reads);
     }
     if (updates > 0) {
-      byType.put(MeasuredDb.UPDATE, new InProcessYcsb.Latency(updates, meanUs * 2, meanUs * 2,
-        meanUs * 6));
+      byType.computeIfAbsent(MeasuredDb.UPDATE, x -> new Histogram(3)).recordValueWithCount(ns,
+        updates);
     }
     long ops = reads + updates;
-    return new InProcessYcsb.Figures(ops, 0, ops * meanUs / 1e6,
-      new InProcessYcsb.Latency(ops, meanUs, meanUs, meanUs * 3), byType);
+    if (ops > 0) {
+      all.recordValueWithCount(ns, ops);
+    }
+    return new InProcessYcsb.Figures(ops, 0, ops * meanUs / 1e6, all, byType);
   }
 
   private static Map<String, Long> counters(long gets, long mutates) {
@@ -55,7 +63,7 @@ public class RpcCompareTest {
 
   private static RpcCompare.Cell cell(String workload, int threads, long reads, long updates,
     Map<String, Long> nettyCounters, Map<String, Long> rdmaCounters) {
-    return new RpcCompare.Cell(workload, threads, false,
+    return new RpcCompare.Cell(workload, threads, List.of("netty", "rdma"),
       new RpcCompare.PathRun(figures(reads, updates, 100), nettyCounters),
       new RpcCompare.PathRun(figures(reads, updates, 40), rdmaCounters));
   }
@@ -84,7 +92,7 @@ public class RpcCompareTest {
 
   @Test
   public void aPathWithoutOperationsIsRefused() {
-    RpcCompare.Cell c = new RpcCompare.Cell("write", 2, true,
+    RpcCompare.Cell c = new RpcCompare.Cell("write", 2, List.of("rdma", "netty"),
       new RpcCompare.PathRun(figures(0, 0, 0), counters(0, 0)),
       new RpcCompare.PathRun(figures(0, 10, 50), counters(0, 10)));
     assertEquals(List.of("write x2 netty: no operation"), RpcCompare.violations(c));
@@ -123,7 +131,7 @@ public class RpcCompareTest {
     RpcCompareReport.write(r, "./strata bench ycsb --rpc-compare", dir);
     String md = Files.readString(new File(dir, RpcCompareReport.MARKDOWN).toPath());
     assertTrue(md, md.contains("Endpoint check: **passed**"));
-    assertTrue(md, md.contains("| 8 | **rdma / netty** | **2.50** | 0.40 |"));
+    assertTrue(md, md.contains("| 8 | **rdma / netty** | **2.50** | | 0.40 |"));
     assertTrue(md, md.contains("174.6 µs"));
     assertTrue(md, md.contains("mean latency 40.0 vs 100.0 µs (ratio 0.40)"));
     assertTrue(md, md.contains("read latency ratio 0.40, update 0.40"));
@@ -138,9 +146,23 @@ public class RpcCompareTest {
   }
 
   @Test
+  public void roundsMergeIntoOnePathRun() {
+    RpcCompare.PathRun a = new RpcCompare.PathRun(figures(100, 100, 100), counters(100, 100));
+    RpcCompare.PathRun b = new RpcCompare.PathRun(figures(300, 100, 50), counters(301, 100));
+    RpcCompare.PathRun m = RpcCompare.PathRun.merge(List.of(a, b));
+    assertEquals(600, m.figures().operations());
+    assertEquals(200, m.figures().count(MeasuredDb.UPDATE));
+    assertEquals(401, m.counter("client.Get.rdma"));
+    // 200 ops in 0.02 s, then 400 in 0.02 s: 600 in 0.04 s
+    assertEquals(15_000, m.figures().opsPerSec(), 1e-6);
+    assertEquals(List.of(10_000.0, 20_000.0), m.roundOpsPerSec());
+    assertEquals((200 * 100 + 400 * 50) / 600.0, m.figures().all().meanUs(), 0.2);
+  }
+
+  @Test
   public void propertiesTurnBufferingOffAndNameThePathsConnection() throws Exception {
     RpcCompare.Settings s = new RpcCompare.Settings(1000, 500, Duration.ofSeconds(5),
-      List.of("write"), List.of(1), 0, 2, Map.of("fieldlength", "50"));
+      List.of("write"), List.of(1), 1, 0, 2, Map.of("fieldlength", "50"), null);
     Properties p = RpcCompare.properties(s, "write", RpcCompare.RDMA, 500);
     assertEquals("false", p.getProperty(HBaseClient26.CLIENT_BUFFERING));
     assertEquals("rpc-compare-rdma", p.getProperty(HBaseClient26.CONNECTION));

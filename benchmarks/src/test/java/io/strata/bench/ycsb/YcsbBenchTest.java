@@ -36,7 +36,8 @@ public class YcsbBenchTest {
     assertEquals(List.of("read", "write", "read-write"), rc.workloads());
     assertEquals(YcsbBench.RPC_RECORDS_DEFAULT, rc.records());
     assertEquals(YcsbBench.RPC_OPERATIONS_DEFAULT, rc.operations());
-    assertEquals(15, rc.runTime().toSeconds());
+    assertEquals(6, rc.runTime().toSeconds());
+    assertEquals(2, rc.rounds());
     rc = settings("--rpc-compare", "--rpc-threads", "1,4", "--rpc-workloads", "write",
       "--records", "500", "--operations", "300").rpcCompare();
     assertEquals(List.of(1, 4), rc.threads());
@@ -55,7 +56,7 @@ public class YcsbBenchTest {
       { "--rpc-compare", "--rpc-threads", "" }, { "--rpc-compare", "--rpc-workloads", "scan" },
       { "--rpc-compare", "--rpc-workloads", "read,read" }, { "--rpc-threads", "1,2" },
       { "--out", "x" }, { "--rpc-compare", "--ycsb", "clientbuffering=true" },
-      { "--rpc-compare", "--rpc-seconds", "0" } }) {
+      { "--rpc-compare", "--rpc-seconds", "0" }, { "--rpc-compare", "--rpc-rounds", "0" } }) {
       PrintStream err = System.err;
       ByteArrayOutputStream captured = new ByteArrayOutputStream();
       System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));

@@ -32,7 +32,8 @@ public class YcsbRpcCompareIT {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     int code = YcsbBench.run(new String[] { "--rpc-compare", "--records", "2000",
       "--operations", "1200", "--rpc-threads", "1,4", "--rpc-seconds", "20",
-      "--rpc-warmup-ops", "400", "--regions", "2", "--ram-mb", "256",
+      "--rpc-rounds", "2", "--rpc-warmup-ops", "400", "--settle-quiet-s", "1", "--regions", "2",
+      "--ram-mb", "256",
       "--work-dir", new File(work, "cluster").getPath(), "--out", out.getPath(),
       "--json", json.getPath() }, new PrintStream(buf, true, StandardCharsets.UTF_8));
     String text = buf.toString(StandardCharsets.UTF_8);
@@ -42,6 +43,7 @@ public class YcsbRpcCompareIT {
     JsonNode rc = new ObjectMapper().readTree(json).path("rpc_compare");
     assertEquals(rc.toString(), 2000, rc.path("records").asLong());
     assertEquals(1200, rc.path("operations_per_run").asLong());
+    assertEquals(2, rc.path("rounds").asInt());
     assertEquals(1000, rc.path("record_bytes").asInt());
     assertEquals(2000, rc.path("load").path("operations").asLong());
     assertTrue(rc.path("endpoint_verified").asBoolean());
@@ -58,7 +60,9 @@ public class YcsbRpcCompareIT {
           assertTrue(where + " " + path + "." + f + " in " + p, p.path(f).asDouble() > 0);
         }
         assertTrue(where + " " + path, p.path("p99_us").asDouble() >= p.path("p50_us").asDouble());
-        assertEquals(where + " " + path, 1200, p.path("operations").asLong());
+        // two rounds of 1200
+        assertEquals(where + " " + path, 2400, p.path("operations").asLong());
+        assertEquals(where + " " + path, 2, p.path("rounds_ops_per_s").size());
         assertEquals(where + " " + path, 0, p.path("failed").asLong());
       }
       assertTrue(where, c.path("ratio_ops").asDouble() > 0);
@@ -66,7 +70,8 @@ public class YcsbRpcCompareIT {
       JsonNode rdma = c.path("rdma");
       long reads = rdma.path("ops").path("READ").path("count").asLong();
       long updates = rdma.path("ops").path("UPDATE").path("count").asLong();
-      assertEquals(where, 1200, reads + updates);
+      assertEquals(where, 2400, reads + updates);
+      assertEquals(where, 4, c.path("order").size());
       assertTrue(where + ": Gets over the endpoint " + rdma,
         rdma.path("gets_over_endpoint").asLong() >= reads);
       assertTrue(where + ": Mutates over the endpoint " + rdma,
