@@ -8,6 +8,7 @@ import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.local.EmbeddedHBase;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,6 +60,7 @@ final class RpcCompare {
   private static final String CONNECTION_PREFIX = "rpc-compare-";
   private static final int LOAD_THREADS = 4;
   private static final int WARMUP_THREADS = 4;
+  private static final Duration WARMUP_MAX = Duration.ofSeconds(60);
 
   /**
    * What a comparison runs: each workload at each thread count {@code rounds} times per path
@@ -115,8 +117,12 @@ final class RpcCompare {
     }
   }
 
-  /** A workload at a thread count over both paths, and the order the paths' runs took. */
-  record Cell(String workload, int threads, List<String> order, PathRun netty, PathRun rdma) {
+  /**
+   * A workload at a thread count over both paths, the order the paths' runs took, and the
+   * machine's 1-minute load average at the end (other processes' share of the cores).
+   */
+  record Cell(String workload, int threads, List<String> order, PathRun netty, PathRun rdma,
+    double loadAverage) {
     double ratioOps() {
       return ratio(rdma.figures().opsPerSec(), netty.figures().opsPerSec());
     }
@@ -141,6 +147,7 @@ final class RpcCompare {
       node.put("threads", threads);
       ArrayNode o = node.putArray("order");
       order.forEach(o::add);
+      node.put("load_average_1m", round2(loadAverage));
       netty.toJson(node.putObject(NETTY));
       rdma.toJson(node.putObject(RDMA));
       node.put("ratio_ops", round2(ratioOps()));
@@ -237,7 +244,7 @@ final class RpcCompare {
         for (String path : PATHS) {
           if (s.warmupOps() > 0) {
             InProcessYcsb.Figures w = InProcessYcsb.run(properties(s, "read-write", path,
-              s.warmupOps()), true, WARMUP_THREADS, s.warmupOps(), s.runTime());
+              s.warmupOps()), true, WARMUP_THREADS, s.warmupOps(), WARMUP_MAX);
             progress.accept("[rpc-compare] warm-up " + path + ": " + w);
           }
         }
@@ -263,7 +270,8 @@ final class RpcCompare {
               }
             }
             Cell c = new Cell(workload, threads, List.copyOf(order),
-              PathRun.merge(runs.get(NETTY)), PathRun.merge(runs.get(RDMA)));
+              PathRun.merge(runs.get(NETTY)), PathRun.merge(runs.get(RDMA)),
+              ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             cells.add(c);
             List<String> v = violations(c);
             violations.addAll(v);
@@ -341,11 +349,13 @@ final class RpcCompare {
     InProcessYcsb.Figures r = c.rdma().figures();
     return String.format(Locale.ROOT, "%-10s %2d threads  netty %8.0f ops/s mean %7.1f p50 %7.1f "
       + "p99 %8.1f us | rdma %8.0f ops/s mean %7.1f p50 %7.1f p99 %8.1f us | ops x%.2f | over "
-      + "the endpoint: %d Gets, %d Mutates (netty run: %d, %d)", c.workload(), c.threads(),
+      + "the endpoint: %d Gets, %d Mutates (netty run: %d, %d); load average %.1f", c.workload(),
+      c.threads(),
       n.opsPerSec(), n.all().meanUs(), n.all().p50Us(), n.all().p99Us(), r.opsPerSec(),
       r.all().meanUs(), r.all().p50Us(), r.all().p99Us(), c.ratioOps(),
       c.rdma().counter("client.Get.rdma"), c.rdma().counter("client.Mutate.rdma"),
-      c.netty().counter("client.Get.rdma"), c.netty().counter("client.Mutate.rdma"));
+      c.netty().counter("client.Get.rdma"), c.netty().counter("client.Mutate.rdma"),
+      c.loadAverage());
   }
 
   /** YCSB's properties for a run of {@code workload} over {@code path}. */

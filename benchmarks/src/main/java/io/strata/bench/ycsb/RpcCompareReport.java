@@ -81,7 +81,9 @@ final class RpcCompareReport {
       + "to end; then, per thread count, %d round(s) per path of at most %,d operations or %d "
       + "s each, the paths' order reversed from one round to the next (netty, rdma, rdma, "
       + "netty, ...) so that both see the same background. A row is its path's rounds "
-      + "together (operations over their summed time, latencies merged).%n%n",
+      + "together (operations over their summed time, latencies merged). Load avg: the "
+      + "machine's 1-minute load average after the cell (above the core count: other processes "
+      + "were competing).%n%n",
       Runtime.getRuntime().availableProcessors(), s.records(), r.recordBytes(),
       r.load().opsPerSec(), s.regions(), s.warmupOps(), s.rounds(), s.operations(),
       s.runTime().toSeconds()));
@@ -96,24 +98,24 @@ final class RpcCompareReport {
       b.append("## ").append(workload).append(" (YCSB ")
         .append(RpcCompare.WORKLOADS.get(workload)).append(")\n\n");
       b.append("| threads | path | ops/s | ops/s per round | mean µs | p50 µs | p99 µs | ops "
-        + "| failed | Gets / Mutates over the endpoint |\n"
-        + "|---|---|---|---|---|---|---|---|---|---|\n");
+        + "| failed | Gets / Mutates over the endpoint | load avg |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|---|\n");
       for (RpcCompare.Cell c : cells(r, workload)) {
         for (String path : RpcCompare.PATHS) {
           RpcCompare.PathRun p = c.path(path);
           InProcessYcsb.Figures f = p.figures();
           b.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %s | %.1f | %.1f | %.1f | "
-            + "%,d | %d | %,d / %,d |%n", c.threads(), path, f.opsPerSec(),
+            + "%,d | %d | %,d / %,d | |%n", c.threads(), path, f.opsPerSec(),
             String.join(", ", p.roundOpsPerSec().stream()
               .map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()),
             f.all().meanUs(), f.all().p50Us(), f.all().p99Us(), f.operations(), f.failed(),
             p.counter("client.Get.rdma"), p.counter("client.Mutate.rdma")));
         }
         b.append(String.format(Locale.ROOT, "| %d | **rdma / netty** | **%.2f** | | %.2f | %.2f "
-          + "| %.2f | | | |%n", c.threads(), c.ratioOps(), c.ratioMean(),
+          + "| %.2f | | | | %.1f |%n", c.threads(), c.ratioOps(), c.ratioMean(),
           RpcCompare.ratio(c.rdma().figures().all().p50Us(), c.netty().figures().all().p50Us()),
           RpcCompare.ratio(c.rdma().figures().all().p99Us(),
-            c.netty().figures().all().p99Us())));
+            c.netty().figures().all().p99Us()), c.loadAverage()));
       }
       b.append('\n');
     }

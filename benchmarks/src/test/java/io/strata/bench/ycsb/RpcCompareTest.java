@@ -65,7 +65,7 @@ public class RpcCompareTest {
     Map<String, Long> nettyCounters, Map<String, Long> rdmaCounters) {
     return new RpcCompare.Cell(workload, threads, List.of("netty", "rdma"),
       new RpcCompare.PathRun(figures(reads, updates, 100), nettyCounters),
-      new RpcCompare.PathRun(figures(reads, updates, 40), rdmaCounters));
+      new RpcCompare.PathRun(figures(reads, updates, 40), rdmaCounters), 1.5);
   }
 
   @Test
@@ -94,7 +94,7 @@ public class RpcCompareTest {
   public void aPathWithoutOperationsIsRefused() {
     RpcCompare.Cell c = new RpcCompare.Cell("write", 2, List.of("rdma", "netty"),
       new RpcCompare.PathRun(figures(0, 0, 0), counters(0, 0)),
-      new RpcCompare.PathRun(figures(0, 10, 50), counters(0, 10)));
+      new RpcCompare.PathRun(figures(0, 10, 50), counters(0, 10)), 0);
     assertEquals(List.of("write x2 netty: no operation"), RpcCompare.violations(c));
   }
 
@@ -132,6 +132,8 @@ public class RpcCompareTest {
     String md = Files.readString(new File(dir, RpcCompareReport.MARKDOWN).toPath());
     assertTrue(md, md.contains("Endpoint check: **passed**"));
     assertTrue(md, md.contains("| 8 | **rdma / netty** | **2.50** | | 0.40 |"));
+    assertTrue(md, md.contains("| 1.5 |"));
+    assertEquals(1.5, first.path("load_average_1m").asDouble(), 0);
     assertTrue(md, md.contains("174.6 µs"));
     assertTrue(md, md.contains("mean latency 40.0 vs 100.0 µs (ratio 0.40)"));
     assertTrue(md, md.contains("read latency ratio 0.40, update 0.40"));
