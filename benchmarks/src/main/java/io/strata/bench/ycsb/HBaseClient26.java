@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -52,7 +53,11 @@ import site.ycsb.Status;
  * can name the cluster ({@code -p hbase.zookeeper.quorum=...}).
  *
  * <p>YCSB creates one instance per client thread; they share one {@link Connection} per JVM,
- * opened by the first {@link #init()} and closed by the last {@link #cleanup()}.
+ * opened by the first {@link #init()} and closed by the last {@link #cleanup()}. When YCSB runs
+ * inside the process that holds the connections, property {@code connection} names one
+ * registered with {@link #provideConnection} instead (e.g. one connection per RPC client
+ * implementation); the instance uses it and leaves it open. Instances are not thread-safe (YCSB
+ * gives each thread its own); the shared and the registered connections are.
  */
 public class HBaseClient26 extends DB {
   private static final Logger LOG = LoggerFactory.getLogger(HBaseClient26.class);
@@ -66,12 +71,16 @@ public class HBaseClient26 extends DB {
   public static final String DURABILITY = "durability";
   public static final String USE_PAGE_FILTER = "hbase.usepagefilter";
   public static final String DEBUG = "debug";
+  /** The name of a connection given with {@link #provideConnection}, to use instead of one's own. */
+  public static final String CONNECTION = "connection";
 
   private static final Object CONNECTION_LOCK = new Object();
   private static Connection connection;
   private static int references;
+  private static final Map<String, Connection> PROVIDED = new ConcurrentHashMap<>();
 
   private Connection conn;
+  private boolean sharedConnection;
   private byte[] family;
   private boolean clientBuffering;
   private long writeBufferSize;
@@ -109,7 +118,17 @@ public class HBaseClient26 extends DB {
       }
     }
 
-    conn = acquireConnection(clientConfiguration(p));
+    String provided = p.getProperty(CONNECTION);
+    if (provided != null) {
+      conn = PROVIDED.get(provided);
+      if (conn == null) {
+        throw new DBException("No connection '" + provided + "' was provided in this JVM: "
+          + "register it with HBaseClient26.provideConnection first");
+      }
+    } else {
+      conn = acquireConnection(clientConfiguration(p));
+      sharedConnection = true;
+    }
     String name = p.getProperty(TABLE, TABLE_DEFAULT);
     try {
       checkTable(conn, name, familyName);
@@ -171,6 +190,18 @@ public class HBaseClient26 extends DB {
     }
   }
 
+  /**
+   * Makes {@code c} available to instances whose property {@link #CONNECTION} is {@code name};
+   * the caller keeps owning it (instances never close it) and withdraws it when done.
+   */
+  public static void provideConnection(String name, Connection c) {
+    PROVIDED.put(name, c);
+  }
+
+  public static void withdrawConnection(String name) {
+    PROVIDED.remove(name);
+  }
+
   /** Instances holding the shared connection; 0 when it is closed. */
   static int connectionReferences() {
     synchronized (CONNECTION_LOCK) {
@@ -218,8 +249,10 @@ public class HBaseClient26 extends DB {
     } catch (IOException e) {
       throw new DBException("Flushing or closing table " + name + " failed", e);
     } finally {
-      if (conn != null) {
-        conn = null;
+      boolean release = conn != null && sharedConnection;
+      conn = null;
+      sharedConnection = false;
+      if (release) {
         try {
           releaseConnection();
         } catch (IOException e) {

@@ -29,16 +29,20 @@ import org.apache.hadoop.hbase.client.Admin;
 /**
  * {@code strata bench ycsb}: YCSB++'s experiments on the embedded tiered cluster — a multi-phase
  * run (load, flush, settle, workloads) with per-phase figures and server activity, the pre-split
- * comparison, the read-after-write lag with and without client-side buffering, and several
- * YCSB client processes started together through a ZooKeeper barrier ({@code --clients}).
+ * comparison, the read-after-write lag with and without client-side buffering, several
+ * YCSB client processes started together through a ZooKeeper barrier ({@code --clients}), and
+ * YCSB over the hybrid RPC's RDMA endpoint against YCSB over Netty ({@code --rpc-compare},
+ * {@link RpcCompare}). Not thread-safe: one run per JVM.
  */
 public final class YcsbBench {
   private static final String COMMAND = "strata bench ycsb";
   private static final String HEADER = "Starts the embedded tiered cluster (as strata local does) "
     + "and runs YCSB++'s experiments: the phases of --phases (default unless --presplit-compare "
-    + "or --raw-lag alone), the pre-split comparison and the read-after-write lag; YCSB runs in "
-    + "--clients processes of --threads threads, started together through a ZooKeeper barrier "
-    + "when more than one.\n\n";
+    + "or --raw-lag or --rpc-compare alone), the pre-split comparison and the read-after-write "
+    + "lag; YCSB runs in --clients processes of --threads threads, started together through a "
+    + "ZooKeeper barrier when more than one. --rpc-compare starts the cluster with the hybrid "
+    + "RPC server on the loopback transport and runs YCSB's read, write and read-write "
+    + "workloads in this JVM, over HBase's Netty client and over the RDMA endpoint in turn.\n\n";
   static final String DEFAULT_PHASES = "load,flush,settle,a";
   /**
    * Cluster defaults of this bench (over HBase's), so that a load of a few hundred MiB flushes,
@@ -48,14 +52,26 @@ public final class YcsbBench {
     HConstants.HREGION_MEMSTORE_FLUSH_SIZE, Long.toString(32L << 20),
     HConstants.HREGION_MAX_FILESIZE, Long.toString(128L << 20));
 
+  /** Records loaded by --rpc-compare unless --records says otherwise. */
+  static final long RPC_RECORDS_DEFAULT = 20_000;
+  /** Most operations of an --rpc-compare run unless --operations says otherwise. */
+  static final long RPC_OPERATIONS_DEFAULT = 1_000_000;
+  /** YCSB properties --rpc-compare sets itself. */
+  static final List<String> RPC_OWNED = List.of(HBaseClient26.TABLE, HBaseClient26.CONNECTION,
+    HBaseClient26.CLIENT_BUFFERING);
+
   private YcsbBench() {
   }
 
-  /** What a run does. */
+  /**
+   * What a run does; {@code rpcCompare} null unless --rpc-compare, {@code out} where its report
+   * goes.
+   */
   record Settings(List<MultiPhaseRun.Step> phases, boolean presplitCompare, boolean rawLag,
     int clients, int threads, long records, long operations, int regions, int rounds,
     Settle settle, int rawRecords, List<Long> rawBuffers, int rawTarget, int rawSample,
-    long staggerMs, Map<String, String> ycsb, File workDir) {
+    long staggerMs, Map<String, String> ycsb, File workDir, RpcCompare.Settings rpcCompare,
+    File out) {
   }
 
   static Options options() {
@@ -89,6 +105,25 @@ public final class YcsbBench {
       "--raw-lag: writes per second to aim at, 0 for as fast as possible (default 2000)");
     o.addOption(null, "raw-sample", true, "--raw-lag: publish and measure every n-th key "
       + "(default: about 64 keys per buffer's worth of records)");
+    o.addOption(null, "rpc-compare", false, "YCSB read (100% Get), write (100% Put) and "
+      + "read-write (50/50) over HBase's Netty client and over the hybrid RPC's RDMA endpoint "
+      + "(loopback transport: YCSB runs in this JVM), one run, the paths taking turns: ops/s, "
+      + "mean, p50, p99 per workload, thread count and path, the endpoint's call counters as "
+      + "proof; starts the cluster with the hybrid RPC server. Client buffering off; records of "
+      + "10 x 100 bytes; --records defaults to " + RPC_RECORDS_DEFAULT + " and --operations "
+      + "(most per run) to " + RPC_OPERATIONS_DEFAULT);
+    o.addOption(null, "rpc-threads", true, "--rpc-compare: client thread counts, comma-separated "
+      + "(default 1,2,4,8,16)");
+    o.addOption(null, "rpc-workloads", true, "--rpc-compare: workloads, comma-separated, of "
+      + "read, write, read-write (default all three)");
+    o.addOption(null, "rpc-seconds", true, "--rpc-compare: longest run (one round of a "
+      + "workload at a thread count over one path), in seconds (default 6)");
+    o.addOption(null, "rpc-rounds", true, "--rpc-compare: runs per workload, thread count and "
+      + "path, the paths' order reversed each round (default 2)");
+    o.addOption(null, "rpc-warmup-ops", true, "--rpc-compare: read-write operations per path "
+      + "before the measured runs (default 10000)");
+    o.addOption(null, "out", true, "--rpc-compare: directory for report.md and the throughput "
+      + "plot (default $STRATA_WORK/bench/ycsb-rpc)");
     o.addOption(null, "stagger-ms", true,
       "start client process i i x this many ms after the first (default 0)");
     o.addOption(Option.builder().longOpt("ycsb").hasArg().argName("KEY=VALUE")
@@ -125,7 +160,11 @@ public final class YcsbBench {
     try {
       s = settings(cl);
       config = StrataLocal.config(cl).workDir(s.workDir());
-      for (Map.Entry<String, String> e : HBASE_DEFAULTS.entrySet()) {
+      Map<String, String> defaults = new LinkedHashMap<>(HBASE_DEFAULTS);
+      if (s.rpcCompare() != null) {
+        defaults.putAll(RpcCompare.clusterKeys());
+      }
+      for (Map.Entry<String, String> e : defaults.entrySet()) {
         if (!config.hbaseOverrides().containsKey(e.getKey())) {
           config.hbase(e.getKey(), e.getValue());
         }
@@ -139,6 +178,7 @@ public final class YcsbBench {
       config.workDir(), config.hbaseOverrides());
     ObjectNode json = new ObjectMapper().createObjectNode();
     settingsJson(s, json.putObject("settings"));
+    List<String> violations = new ArrayList<>();
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
       EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
       out.printf("[ycsb] HBase up, ZooKeeper %s%n", hbase.zookeeperQuorum());
@@ -169,11 +209,29 @@ public final class YcsbBench {
           r.toJson(raw.addObject());
         }
       }
+      if (s.rpcCompare() != null) {
+        RpcCompare.Settings rc = s.rpcCompare();
+        out.printf("%n== RPC comparison: %s at %s threads over Netty and over the RDMA endpoint "
+          + "(loopback transport), %d records, %d round(s) per path of at most %d operations or "
+          + "%d s%n", String.join(",", rc.workloads()), rc.threads(), rc.records(), rc.rounds(),
+          rc.operations(), rc.runTime().toSeconds());
+        RpcCompare.Result r = RpcCompare.run(hbase, rc, out::println);
+        r.toJson(json.putObject("rpc_compare"));
+        RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
+        out.println("report: " + new File(s.out(), RpcCompareReport.MARKDOWN) + ", plot: "
+          + new File(s.out(), RpcCompareReport.PLOT));
+        violations.addAll(r.violations());
+      }
     }
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
       JsonReports.write(file, json);
       out.println("JSON written to " + file);
+    }
+    if (!violations.isEmpty()) {
+      System.err.println(COMMAND + ": --rpc-compare: runs did not go over the path they claim: "
+        + violations);
+      return 1;
     }
     return 0;
   }
@@ -185,9 +243,10 @@ public final class YcsbBench {
   static Settings settings(CommandLine cl) {
     boolean presplit = cl.hasOption("presplit-compare");
     boolean raw = cl.hasOption("raw-lag");
+    boolean rpc = cl.hasOption("rpc-compare");
     List<MultiPhaseRun.Step> phases = cl.hasOption("phases")
       ? MultiPhaseRun.parse(cl.getOptionValue("phases"))
-      : presplit || raw ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
+      : presplit || raw || rpc ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
     Map<String, String> ycsb = new LinkedHashMap<>();
     String[] kvs = cl.getOptionValues("ycsb");
     for (String kv : kvs == null ? new String[0] : kvs) {
@@ -226,12 +285,69 @@ public final class YcsbBench {
     }
     File workDir = new File(cl.getOptionValue("work-dir",
       CommandLines.workDir("bench/ycsb").getPath()));
+    RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb, settle);
+    File out = new File(cl.getOptionValue("out", CommandLines.workDir("bench/ycsb-rpc").getPath()));
     return new Settings(phases, presplit, raw, (int) CommandLines.wholeNumber(cl, "clients", 1, 1),
-      (int) CommandLines.wholeNumber(cl, "threads", 4, 1), CommandLines.wholeNumber(cl, "records", 100_000, 1),
-      CommandLines.wholeNumber(cl, "operations", 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
+      (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
+      CommandLines.wholeNumber(cl, "records", rpc ? RPC_RECORDS_DEFAULT : 100_000, 1),
+      CommandLines.wholeNumber(cl, "operations", rpc ? RPC_OPERATIONS_DEFAULT : 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
       (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
       buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
-      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir);
+      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out);
+  }
+
+  /** --rpc-compare's settings, null without it (then its options are refused). */
+  static RpcCompare.Settings rpcSettings(CommandLine cl, boolean rpc, Map<String, String> ycsb,
+    Settle settle) {
+    if (!rpc) {
+      for (String o : List.of("rpc-threads", "rpc-workloads", "rpc-seconds", "rpc-rounds",
+        "rpc-warmup-ops", "out")) {
+        if (cl.hasOption(o)) {
+          throw new IllegalArgumentException("--" + o + " goes with --rpc-compare");
+        }
+      }
+      return null;
+    }
+    for (String owned : RPC_OWNED) {
+      if (ycsb.containsKey(owned)) {
+        throw new IllegalArgumentException("--ycsb " + owned + " is set by --rpc-compare");
+      }
+    }
+    List<Integer> threads = new ArrayList<>();
+    String threadList = cl.getOptionValue("rpc-threads", "1,2,4,8,16");
+    for (String t : threadList.split(",", -1)) {
+      try {
+        int n = Integer.parseInt(t.trim());
+        if (n < 1 || n > 1024) {
+          throw new NumberFormatException();
+        }
+        threads.add(n);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--rpc-threads takes thread counts (1 to 1024), "
+          + "comma-separated, not '" + threadList + "'");
+      }
+    }
+    List<String> workloads = new ArrayList<>();
+    String workloadList = cl.getOptionValue("rpc-workloads",
+      String.join(",", RpcCompare.WORKLOADS.keySet()));
+    for (String w : workloadList.split(",", -1)) {
+      if (!RpcCompare.WORKLOADS.containsKey(w.trim()) || workloads.contains(w.trim())) {
+        throw new IllegalArgumentException("--rpc-workloads takes distinct workloads of "
+          + String.join(", ", RpcCompare.WORKLOADS.keySet()) + ", not '" + workloadList + "'");
+      }
+      workloads.add(w.trim());
+    }
+    long operations = CommandLines.wholeNumber(cl, "operations", RPC_OPERATIONS_DEFAULT, 1);
+    if (operations > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("--operations: YCSB counts at most "
+        + Integer.MAX_VALUE + " per run");
+    }
+    return new RpcCompare.Settings(CommandLines.wholeNumber(cl, "records", RPC_RECORDS_DEFAULT, 1),
+      operations, Duration.ofSeconds(CommandLines.wholeNumber(cl, "rpc-seconds", 6, 1)),
+      List.copyOf(workloads), List.copyOf(threads),
+      (int) CommandLines.wholeNumber(cl, "rpc-rounds", 2, 1),
+      CommandLines.wholeNumber(cl, "rpc-warmup-ops", 10_000, 0),
+      (int) CommandLines.wholeNumber(cl, "regions", 8, 1), Map.copyOf(ycsb), settle);
   }
 
   private static void settingsJson(Settings s, ObjectNode node) {
@@ -246,6 +362,7 @@ public final class YcsbBench {
     node.put("settle_max_s", s.settle().bound().toSeconds());
     node.put("raw_records", s.rawRecords());
     node.put("raw_target_ops_per_s", s.rawTarget());
+    node.put("rpc_compare", s.rpcCompare() != null);
     ObjectNode ycsb = node.putObject("ycsb");
     s.ycsb().forEach(ycsb::put);
   }

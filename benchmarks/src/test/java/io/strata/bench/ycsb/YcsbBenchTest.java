@@ -28,10 +28,35 @@ public class YcsbBenchTest {
   }
 
   @Test
+  public void rpcCompareDefaults() throws Exception {
+    YcsbBench.Settings s = settings("--rpc-compare");
+    assertTrue(s.phases().isEmpty());
+    RpcCompare.Settings rc = s.rpcCompare();
+    assertEquals(List.of(1, 2, 4, 8, 16), rc.threads());
+    assertEquals(List.of("read", "write", "read-write"), rc.workloads());
+    assertEquals(YcsbBench.RPC_RECORDS_DEFAULT, rc.records());
+    assertEquals(YcsbBench.RPC_OPERATIONS_DEFAULT, rc.operations());
+    assertEquals(6, rc.runTime().toSeconds());
+    assertEquals(2, rc.rounds());
+    rc = settings("--rpc-compare", "--rpc-threads", "1,4", "--rpc-workloads", "write",
+      "--records", "500", "--operations", "300").rpcCompare();
+    assertEquals(List.of(1, 4), rc.threads());
+    assertEquals(List.of("write"), rc.workloads());
+    assertEquals(500, rc.records());
+    assertEquals(300, rc.operations());
+    assertEquals(null, settings().rpcCompare());
+  }
+
+  @Test
   public void badInputIsRefusedWithExitCode2() throws Exception {
     for (String[] args : new String[][] { { "--phases", "load,nope" }, { "--clients", "0" },
       { "--raw-buffers-kb", "64,-1" }, { "--ycsb", "recordcount=5" }, { "--ycsb", "novalue" },
-      { "--presplit-compare", "--ycsb", "insertorder=ordered" }, { "extra" } }) {
+      { "--presplit-compare", "--ycsb", "insertorder=ordered" }, { "extra" },
+      { "--rpc-compare", "--rpc-threads", "0" }, { "--rpc-compare", "--rpc-threads", "1,x" },
+      { "--rpc-compare", "--rpc-threads", "" }, { "--rpc-compare", "--rpc-workloads", "scan" },
+      { "--rpc-compare", "--rpc-workloads", "read,read" }, { "--rpc-threads", "1,2" },
+      { "--out", "x" }, { "--rpc-compare", "--ycsb", "clientbuffering=true" },
+      { "--rpc-compare", "--rpc-seconds", "0" }, { "--rpc-compare", "--rpc-rounds", "0" } }) {
       PrintStream err = System.err;
       ByteArrayOutputStream captured = new ByteArrayOutputStream();
       System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));

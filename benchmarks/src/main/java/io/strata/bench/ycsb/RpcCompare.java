@@ -1,0 +1,431 @@
+package io.strata.bench.ycsb;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.hbase.rdma.HybridRpcKeys;
+import io.strata.hbase.rdma.PollingRpcSchedulerFactory;
+import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.local.EmbeddedHBase;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.ipc.HybridRpcClient;
+import org.apache.hadoop.hbase.ipc.HybridRpcServer;
+import org.apache.hadoop.hbase.ipc.NettyRpcClient;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * YCSB over the hybrid RPC's RDMA endpoint against YCSB over HBase's Netty client, in one run on
+ * one cluster (the RDMA HBase study's YCSB read, write and read-write workloads): the embedded
+ * cluster runs the hybrid RPC server on the loopback transport, which connects only within one
+ * JVM, so YCSB runs in this JVM ({@link InProcessYcsb}) through two connections, one per RPC
+ * client implementation. After one load of 1 KiB records, every workload runs at every thread
+ * count once per path, the two paths taking turns at going first so that both see the same
+ * background (flushes, compactions). Client-side buffering is off: every Put is its own call.
+ *
+ * <p>The proof that the paths are what they claim: {@link RdmaRpcMetrics}' counters, read
+ * before and after each run; a run over the endpoint must count at least one Get (Mutate) sent
+ * over an endpoint and received by the server per read (update) done, a run over Netty none.
+ *
+ * <p>Not thread-safe: one run at a time per JVM (the counters are process-wide).
+ */
+final class RpcCompare {
+  static final String NETTY = "netty";
+  static final String RDMA = "rdma";
+  static final List<String> PATHS = List.of(NETTY, RDMA);
+  /** This mode's workloads and YCSB's workload file for each. */
+  static final Map<String, String> WORKLOADS = linked(
+    "read", YcsbWorkloads.C, "write", YcsbWorkloads.UPDATE_ONLY, "read-write", YcsbWorkloads.A);
+  static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16);
+  static final TableName TABLE = TableName.valueOf("ycsb_rpc");
+  /** Counters read around each run. */
+  static final List<String> COUNTERS = List.of("client.Get.rdma", "client.Mutate.rdma",
+    "client.Get.sockets", "client.Mutate.sockets", "server.Get.calls", "server.Mutate.calls",
+    "client.fallback.before.send", "client.failed.after.send", "client.endpoints.connected");
+  /**
+   * HBase's client shuts a connection down when its socket has carried no request for this long
+   * (Netty's writer-idle event); the hybrid client's connection then closes its endpoint too, and
+   * sends over sockets until a new one is set up. With every Get and Mutate over the endpoint the
+   * socket idles through the run, so both connections get an hour instead of two minutes.
+   */
+  static final String IDLE_BEFORE_CLOSE = "hbase.ipc.client.connection.minIdleTimeBeforeClose";
+  static final long IDLE_BEFORE_CLOSE_MS = 3_600_000;
+  private static final String CONNECTION_PREFIX = "rpc-compare-";
+  private static final int LOAD_THREADS = 4;
+  private static final int WARMUP_THREADS = 4;
+  private static final Duration WARMUP_MAX = Duration.ofSeconds(60);
+
+  /**
+   * What a comparison runs: each workload at each thread count {@code rounds} times per path
+   * (the paths' order reversed from one round to the next), every run at most {@code
+   * operations} or {@code runTime}; before each workload the table is flushed and {@code settle}
+   * waits for its flushes and compactions to end (null: no wait).
+   */
+  record Settings(long records, long operations, Duration runTime, List<String> workloads,
+    List<Integer> threads, int rounds, long warmupOps, int regions, Map<String, String> ycsb,
+    Settle settle) {
+  }
+
+  /**
+   * One path's runs of a cell: YCSB's figures over all its rounds, the endpoint counters'
+   * increments during them, and each round's throughput.
+   */
+  record PathRun(InProcessYcsb.Figures figures, Map<String, Long> counters,
+    List<Double> roundOpsPerSec) {
+    PathRun(InProcessYcsb.Figures figures, Map<String, Long> counters) {
+      this(figures, counters, List.of(figures.opsPerSec()));
+    }
+
+    long counter(String name) {
+      return counters.getOrDefault(name, 0L);
+    }
+
+    static PathRun merge(List<PathRun> rounds) {
+      Map<String, Long> sum = new LinkedHashMap<>();
+      List<Double> perRound = new ArrayList<>();
+      for (PathRun r : rounds) {
+        r.counters().forEach((k, v) -> sum.merge(k, v, Long::sum));
+        perRound.addAll(r.roundOpsPerSec());
+      }
+      return new PathRun(InProcessYcsb.Figures.merge(rounds.stream().map(PathRun::figures)
+        .toList()), sum, perRound);
+    }
+
+    void toJson(ObjectNode node) {
+      node.put("ops_per_s", Math.round(figures.opsPerSec()));
+      node.put("mean_us", InProcessYcsb.round(figures.all().meanUs()));
+      node.put("p50_us", InProcessYcsb.round(figures.all().p50Us()));
+      node.put("p99_us", InProcessYcsb.round(figures.all().p99Us()));
+      node.put("operations", figures.operations());
+      node.put("failed", figures.failed());
+      node.put("seconds", Math.round(figures.seconds() * 1000) / 1000.0);
+      ArrayNode rounds = node.putArray("rounds_ops_per_s");
+      roundOpsPerSec.forEach(v -> rounds.add(Math.round(v)));
+      ObjectNode ops = node.putObject("ops");
+      figures.byType().forEach((type, l) -> l.toJson(ops.putObject(type)));
+      node.put("gets_over_endpoint", counter("client.Get.rdma"));
+      node.put("mutates_over_endpoint", counter("client.Mutate.rdma"));
+      ObjectNode c = node.putObject("counters");
+      counters.forEach(c::put);
+    }
+  }
+
+  /**
+   * A workload at a thread count over both paths, the order the paths' runs took, and the
+   * machine's 1-minute load average at the end (other processes' share of the cores).
+   */
+  record Cell(String workload, int threads, List<String> order, PathRun netty, PathRun rdma,
+    double loadAverage) {
+    double ratioOps() {
+      return ratio(rdma.figures().opsPerSec(), netty.figures().opsPerSec());
+    }
+
+    double ratioMean() {
+      return ratio(rdma.figures().all().meanUs(), netty.figures().all().meanUs());
+    }
+
+    /** Endpoint / Netty mean latency of one operation type, NaN if either has none. */
+    double ratioMean(String type) {
+      InProcessYcsb.Latency r = rdma.figures().byType().get(type);
+      InProcessYcsb.Latency n = netty.figures().byType().get(type);
+      return r == null || n == null ? Double.NaN : ratio(r.meanUs(), n.meanUs());
+    }
+
+    PathRun path(String name) {
+      return NETTY.equals(name) ? netty : rdma;
+    }
+
+    void toJson(ObjectNode node) {
+      node.put("workload", workload);
+      node.put("threads", threads);
+      ArrayNode o = node.putArray("order");
+      order.forEach(o::add);
+      node.put("load_average_1m", round2(loadAverage));
+      netty.toJson(node.putObject(NETTY));
+      rdma.toJson(node.putObject(RDMA));
+      node.put("ratio_ops", round2(ratioOps()));
+      node.put("ratio_mean_us", round2(ratioMean()));
+      node.put("ratio_p50_us", round2(ratio(rdma.figures().all().p50Us(),
+        netty.figures().all().p50Us())));
+      node.put("ratio_p99_us", round2(ratio(rdma.figures().all().p99Us(),
+        netty.figures().all().p99Us())));
+    }
+  }
+
+  /** The whole comparison; {@link #violations} empty when every run went where it claimed. */
+  record Result(Settings settings, InProcessYcsb.Figures load, int recordBytes, List<Cell> cells,
+    List<String> violations) {
+    Cell cell(String workload, int threads) {
+      for (Cell c : cells) {
+        if (c.workload().equals(workload) && c.threads() == threads) {
+          return c;
+        }
+      }
+      return null;
+    }
+
+    /** The {@code rpc_compare} section of the bench's JSON. */
+    void toJson(ObjectNode node) {
+      node.put("records", settings.records());
+      node.put("record_bytes", recordBytes);
+      node.put("operations_per_run", settings.operations());
+      node.put("seconds_per_run_max", settings.runTime().toSeconds());
+      node.put("rounds", settings.rounds());
+      node.put("warmup_operations", settings.warmupOps());
+      node.put("regions", settings.regions());
+      node.put("transport", "loopback");
+      node.put("client_buffering", false);
+      ArrayNode t = node.putArray("threads");
+      settings.threads().forEach(t::add);
+      ObjectNode load = node.putObject("load");
+      load.put("operations", this.load.operations());
+      load.put("ops_per_s", Math.round(this.load.opsPerSec()));
+      load.put("failed", this.load.failed());
+      ArrayNode w = node.putArray("workloads");
+      cells.forEach(c -> c.toJson(w.addObject()));
+      node.put("endpoint_verified", violations.isEmpty());
+      ArrayNode v = node.putArray("violations");
+      violations.forEach(v::add);
+    }
+  }
+
+  private RpcCompare() {
+  }
+
+  /**
+   * The cluster keys this comparison needs: the hybrid RPC server on the loopback transport,
+   * with the polling scheduler (handlers poll their queue for a while after an endpoint call).
+   */
+  static Map<String, String> clusterKeys() {
+    return linked("hbase.rpc.server.impl", HybridRpcServer.class.getName(),
+      HybridRpcKeys.TRANSPORT, "loopback",
+      "hbase.region.server.rpc.scheduler.factory.class",
+      PollingRpcSchedulerFactory.class.getName());
+  }
+
+  /** Runs the comparison on {@code hbase}, which must run with {@link #clusterKeys()}. */
+  static Result run(EmbeddedHBase hbase, Settings s, Consumer<String> progress) throws Exception {
+    String transport = hbase.configuration().get(HybridRpcKeys.TRANSPORT);
+    if (!"loopback".equals(transport)
+      || !HybridRpcServer.class.getName().equals(hbase.configuration()
+        .get("hbase.rpc.server.impl"))) {
+      throw new IllegalStateException("The cluster runs without the hybrid RPC server on the "
+        + "loopback transport (" + HybridRpcKeys.TRANSPORT + "=" + transport + ")");
+    }
+    Configuration base = HBaseConfiguration.create(hbase.configuration());
+    long endpointsBefore = RdmaRpcMetrics.count("client.endpoints.connected");
+    try (Connection netty = connect(base, NettyRpcClient.class.getName());
+      Connection rdma = connect(base, HybridRpcClient.class.getName())) {
+      HBaseClient26.provideConnection(CONNECTION_PREFIX + NETTY, netty);
+      HBaseClient26.provideConnection(CONNECTION_PREFIX + RDMA, rdma);
+      try (Admin admin = netty.getAdmin()) {
+        YcsbTable.dropIfExists(admin, TABLE);
+        YcsbTable.create(admin, TABLE, YcsbTable.DEFAULT_FAMILY, s.regions());
+        Properties loadProps = properties(s, "read-write", NETTY, s.records());
+        int recordBytes = Integer.parseInt(loadProps.getProperty("fieldcount", "10"))
+          * Integer.parseInt(loadProps.getProperty("fieldlength", "100"));
+        progress.accept(String.format(Locale.ROOT, "[rpc-compare] loading %d records of %d "
+          + "bytes over Netty, %d threads", s.records(), recordBytes, LOAD_THREADS));
+        InProcessYcsb.Figures load = InProcessYcsb.run(loadProps, false, LOAD_THREADS,
+          s.records(), Duration.ofHours(2));
+        if (load.operations() != s.records() || load.failed() > 0) {
+          throw new IllegalStateException("The load inserted " + load.operations() + " of "
+            + s.records() + " records, " + load.failed() + " failed");
+        }
+        progress.accept("[rpc-compare] load: " + load);
+        awaitEndpoint(rdma, endpointsBefore);
+        for (String path : PATHS) {
+          if (s.warmupOps() > 0) {
+            InProcessYcsb.Figures w = InProcessYcsb.run(properties(s, "read-write", path,
+              s.warmupOps()), true, WARMUP_THREADS, s.warmupOps(), WARMUP_MAX);
+            progress.accept("[rpc-compare] warm-up " + path + ": " + w);
+          }
+        }
+        List<Cell> cells = new ArrayList<>();
+        List<String> violations = new ArrayList<>();
+        for (String workload : s.workloads()) {
+          admin.flush(TABLE);
+          if (s.settle() != null) {
+            Settle.Outcome o = s.settle().await(RegionServerActivity.of(hbase, TABLE));
+            progress.accept(String.format(Locale.ROOT, "[rpc-compare] flushed, %s after %.1f s",
+              o.settled() ? "settled" : "not settled (waited the quiet period)",
+              o.waited().toMillis() / 1000.0));
+          }
+          for (int threads : s.threads()) {
+            Map<String, List<PathRun>> runs = new LinkedHashMap<>();
+            List<String> order = new ArrayList<>();
+            for (int round = 0; round < s.rounds(); round++) {
+              boolean rdmaFirst = (cells.size() + round) % 2 == 1;
+              for (String path : rdmaFirst ? List.of(RDMA, NETTY) : PATHS) {
+                runs.computeIfAbsent(path, x -> new ArrayList<>())
+                  .add(measure(s, workload, path, threads));
+                order.add(path);
+              }
+            }
+            Cell c = new Cell(workload, threads, List.copyOf(order),
+              PathRun.merge(runs.get(NETTY)), PathRun.merge(runs.get(RDMA)),
+              ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            cells.add(c);
+            List<String> v = violations(c);
+            violations.addAll(v);
+            progress.accept(line(c) + (v.isEmpty() ? "" : "\n  NOT VERIFIED: " + v));
+          }
+        }
+        YcsbTable.dropIfExists(admin, TABLE);
+        return new Result(s, load, recordBytes, cells, violations);
+      }
+    } finally {
+      HBaseClient26.withdrawConnection(CONNECTION_PREFIX + NETTY);
+      HBaseClient26.withdrawConnection(CONNECTION_PREFIX + RDMA);
+    }
+  }
+
+  private static PathRun measure(Settings s, String workload, String path, int threads)
+    throws Exception {
+    Map<String, Long> before = counters();
+    InProcessYcsb.Figures f = InProcessYcsb.run(properties(s, workload, path, s.operations()),
+      true, threads, s.operations(), s.runTime());
+    Map<String, Long> after = counters();
+    Map<String, Long> delta = new LinkedHashMap<>();
+    after.forEach((k, v) -> delta.put(k, v - before.get(k)));
+    return new PathRun(f, delta);
+  }
+
+  private static Map<String, Long> counters() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (String c : COUNTERS) {
+      m.put(c, RdmaRpcMetrics.count(c));
+    }
+    return m;
+  }
+
+  /**
+   * What contradicts the cell's paths: a path that ran nothing, an endpoint run with fewer Gets
+   * (Mutates) counted over the endpoint, by the client and by the server, than reads (updates)
+   * done, a Netty run with any.
+   */
+  static List<String> violations(Cell c) {
+    List<String> v = new ArrayList<>();
+    String where = c.workload() + " x" + c.threads() + " ";
+    for (String path : PATHS) {
+      if (c.path(path).figures().operations() == 0) {
+        v.add(where + path + ": no operation");
+      }
+    }
+    InProcessYcsb.Figures r = c.rdma().figures();
+    long reads = r.count(MeasuredDb.READ);
+    long writes = r.count(MeasuredDb.UPDATE) + r.count(MeasuredDb.INSERT)
+      + r.count(MeasuredDb.DELETE);
+    for (String side : List.of("client.Get.rdma", "server.Get.calls")) {
+      if (c.rdma().counter(side) < reads) {
+        v.add(where + "rdma: " + reads + " reads but " + side + " +" + c.rdma().counter(side));
+      }
+    }
+    for (String side : List.of("client.Mutate.rdma", "server.Mutate.calls")) {
+      if (c.rdma().counter(side) < writes) {
+        v.add(where + "rdma: " + writes + " updates but " + side + " +"
+          + c.rdma().counter(side));
+      }
+    }
+    for (String side : List.of("client.Get.rdma", "client.Mutate.rdma", "server.Get.calls",
+      "server.Mutate.calls")) {
+      if (c.netty().counter(side) != 0) {
+        v.add(where + "netty: " + side + " +" + c.netty().counter(side)
+          + " (calls over the endpoint during the Netty run)");
+      }
+    }
+    return v;
+  }
+
+  static String line(Cell c) {
+    InProcessYcsb.Figures n = c.netty().figures();
+    InProcessYcsb.Figures r = c.rdma().figures();
+    return String.format(Locale.ROOT, "%-10s %2d threads  netty %8.0f ops/s mean %7.1f p50 %7.1f "
+      + "p99 %8.1f us | rdma %8.0f ops/s mean %7.1f p50 %7.1f p99 %8.1f us | ops x%.2f | over "
+      + "the endpoint: %d Gets, %d Mutates (netty run: %d, %d); load average %.1f", c.workload(),
+      c.threads(),
+      n.opsPerSec(), n.all().meanUs(), n.all().p50Us(), n.all().p99Us(), r.opsPerSec(),
+      r.all().meanUs(), r.all().p50Us(), r.all().p99Us(), c.ratioOps(),
+      c.rdma().counter("client.Get.rdma"), c.rdma().counter("client.Mutate.rdma"),
+      c.netty().counter("client.Get.rdma"), c.netty().counter("client.Mutate.rdma"),
+      c.loadAverage());
+  }
+
+  /** YCSB's properties for a run of {@code workload} over {@code path}. */
+  static Properties properties(Settings s, String workload, String path, long operations)
+    throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = YcsbWorkloads.open(WORKLOADS.get(workload))) {
+      p.load(in);
+    }
+    p.setProperty(HBaseClient26.TABLE, TABLE.getNameAsString());
+    p.setProperty(HBaseClient26.COLUMN_FAMILY, YcsbTable.DEFAULT_FAMILY);
+    p.setProperty("recordcount", Long.toString(s.records()));
+    p.setProperty("operationcount", Long.toString(operations));
+    // A record is 10 fields of 100 bytes; an update writes all of it, as the study's Put did.
+    p.setProperty("fieldcount", "10");
+    p.setProperty("fieldlength", "100");
+    p.setProperty("readallfields", "true");
+    p.setProperty("writeallfields", "true");
+    s.ycsb().forEach(p::setProperty);
+    p.setProperty(HBaseClient26.CLIENT_BUFFERING, "false");
+    p.setProperty(HBaseClient26.CONNECTION, CONNECTION_PREFIX + path);
+    return p;
+  }
+
+  private static Connection connect(Configuration base, String rpcClient) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.set("hbase.rpc.client.impl", rpcClient);
+    conf.setLong(IDLE_BEFORE_CLOSE, IDLE_BEFORE_CLOSE_MS);
+    return ConnectionFactory.createConnection(conf);
+  }
+
+  /** The hybrid client sets its endpoint up at its first routed call: wait until it has one. */
+  private static void awaitEndpoint(Connection rdma, long before) throws IOException,
+    InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    try (Table t = rdma.getTable(TABLE)) {
+      while (RdmaRpcMetrics.count("client.endpoints.connected") <= before) {
+        t.get(new Get(Bytes.toBytes("user0")));
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("The hybrid client connected no RDMA endpoint in 30 s "
+            + "(client.endpoints.failed " + RdmaRpcMetrics.count("client.endpoints.failed")
+            + ", client.offers.refused " + RdmaRpcMetrics.count("client.offers.refused") + ")");
+        }
+        Thread.sleep(10);
+      }
+    }
+  }
+
+  static double ratio(double a, double b) {
+    return b > 0 ? a / b : Double.NaN;
+  }
+
+  static double round2(double v) {
+    return Double.isNaN(v) ? Double.NaN : Math.round(v * 100) / 100.0;
+  }
+
+  private static Map<String, String> linked(String... kv) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,182 @@
+package io.strata.bench.ycsb;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * The comparison's checks, JSON and report on made-up runs: a run "over the endpoint" that the
+ * counters do not back is refused, as is a Netty run with endpoint calls.
+ */
+public class RpcCompareTest {
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  private static final RpcCompare.Settings SETTINGS = new RpcCompare.Settings(1000, 500,
+    Duration.ofSeconds(5), List.of("read", "write", "read-write"), List.of(1, 8, 16), 1, 100, 2,
+    Map.of(), null);
+
+  /** Every operation took {@code meanUs}. */
+  private static InProcessYcsb.Figures figures(long reads, long updates, double meanUs) {
+    Map<String, Histogram> byType = new TreeMap<>();
+    Histogram all = new Histogram(3);
+    long ns = Math.round(meanUs * 1000);
+    if (reads > 0) {
+      byType.computeIfAbsent(MeasuredDb.READ, x -> new Histogram(3)).recordValueWithCount(ns,
+        reads);
+    }
+    if (updates > 0) {
+      byType.computeIfAbsent(MeasuredDb.UPDATE, x -> new Histogram(3)).recordValueWithCount(ns,
+        updates);
+    }
+    long ops = reads + updates;
+    if (ops > 0) {
+      all.recordValueWithCount(ns, ops);
+    }
+    return new InProcessYcsb.Figures(ops, 0, ops * meanUs / 1e6, all, byType);
+  }
+
+  private static Map<String, Long> counters(long gets, long mutates) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("client.Get.rdma", gets);
+    m.put("client.Mutate.rdma", mutates);
+    m.put("server.Get.calls", gets);
+    m.put("server.Mutate.calls", mutates);
+    return m;
+  }
+
+  private static RpcCompare.Cell cell(String workload, int threads, long reads, long updates,
+    Map<String, Long> nettyCounters, Map<String, Long> rdmaCounters) {
+    return new RpcCompare.Cell(workload, threads, List.of("netty", "rdma"),
+      new RpcCompare.PathRun(figures(reads, updates, 100), nettyCounters),
+      new RpcCompare.PathRun(figures(reads, updates, 40), rdmaCounters), 1.5);
+  }
+
+  @Test
+  public void runsBackedByTheCountersPass() {
+    assertEquals(List.of(), RpcCompare.violations(cell("read-write", 4, 300, 200,
+      counters(0, 0), counters(301, 200))));
+  }
+
+  @Test
+  public void bothPathsOverNettyIsRefused() {
+    List<String> v = RpcCompare.violations(cell("read-write", 4, 300, 200, counters(0, 0),
+      counters(0, 0)));
+    assertEquals(v.toString(), 4, v.size());
+    assertTrue(v.toString(), v.get(0).contains("rdma: 300 reads but client.Get.rdma +0"));
+  }
+
+  @Test
+  public void endpointCallsDuringTheNettyRunAreRefused() {
+    List<String> v = RpcCompare.violations(cell("read", 1, 500, 0, counters(500, 0),
+      counters(500, 0)));
+    assertEquals(v.toString(), 2, v.size());
+    assertTrue(v.toString(), v.get(0).startsWith("read x1 netty: client.Get.rdma +500"));
+  }
+
+  @Test
+  public void aPathWithoutOperationsIsRefused() {
+    RpcCompare.Cell c = new RpcCompare.Cell("write", 2, List.of("rdma", "netty"),
+      new RpcCompare.PathRun(figures(0, 0, 0), counters(0, 0)),
+      new RpcCompare.PathRun(figures(0, 10, 50), counters(0, 10)), 0);
+    assertEquals(List.of("write x2 netty: no operation"), RpcCompare.violations(c));
+  }
+
+  @Test
+  public void jsonReportAndPlot() throws Exception {
+    List<RpcCompare.Cell> cells = new ArrayList<>();
+    for (String w : SETTINGS.workloads()) {
+      for (int t : SETTINGS.threads()) {
+        long reads = w.equals("write") ? 0 : 400;
+        long updates = w.equals("read") ? 0 : 400;
+        cells.add(cell(w, t, reads, updates, counters(0, 0), counters(reads, updates)));
+      }
+    }
+    RpcCompare.Result r = new RpcCompare.Result(SETTINGS, figures(0, 1000, 300), 1000, cells,
+      List.of());
+    ObjectNode node = new ObjectMapper().createObjectNode();
+    r.toJson(node);
+    assertEquals(1000, node.path("records").asLong());
+    assertEquals(500, node.path("operations_per_run").asLong());
+    assertTrue(node.path("endpoint_verified").asBoolean());
+    assertEquals(9, node.path("workloads").size());
+    var first = node.path("workloads").get(0);
+    assertEquals("read", first.path("workload").asText());
+    assertEquals(1, first.path("threads").asInt());
+    assertEquals(100.0, first.path("netty").path("mean_us").asDouble(), 0);
+    assertEquals(40.0, first.path("rdma").path("mean_us").asDouble(), 0);
+    assertEquals(10_000, first.path("netty").path("ops_per_s").asLong());
+    assertEquals(25_000, first.path("rdma").path("ops_per_s").asLong());
+    assertEquals(2.5, first.path("ratio_ops").asDouble(), 1e-9);
+    assertEquals(400, first.path("rdma").path("gets_over_endpoint").asLong());
+    assertEquals(0.4, first.path("ratio_mean_us").asDouble(), 1e-9);
+
+    File dir = tmp.newFolder("report");
+    RpcCompareReport.write(r, "./strata bench ycsb --rpc-compare", dir);
+    String md = Files.readString(new File(dir, RpcCompareReport.MARKDOWN).toPath());
+    assertTrue(md, md.contains("Endpoint check: **passed**"));
+    assertTrue(md, md.contains("| 8 | **rdma / netty** | **2.50** | | 0.40 |"));
+    assertTrue(md, md.contains("| 1.5 |"));
+    assertEquals(1.5, first.path("load_average_1m").asDouble(), 0);
+    assertTrue(md, md.contains("174.6 µs"));
+    assertTrue(md, md.contains("mean latency 40.0 vs 100.0 µs (ratio 0.40)"));
+    assertTrue(md, md.contains("read latency ratio 0.40, update 0.40"));
+    assertTrue(new File(dir, RpcCompareReport.PLOT).length() > 1000);
+
+    RpcCompare.Result failed = new RpcCompare.Result(SETTINGS, figures(0, 1000, 300), 1000,
+      cells, List.of("read x1 rdma: 400 reads but client.Get.rdma +0"));
+    ObjectNode f = new ObjectMapper().createObjectNode();
+    failed.toJson(f);
+    assertFalse(f.path("endpoint_verified").asBoolean());
+    assertTrue(RpcCompareReport.markdown(failed, "x").contains("Endpoint check: **FAILED**"));
+  }
+
+  @Test
+  public void roundsMergeIntoOnePathRun() {
+    RpcCompare.PathRun a = new RpcCompare.PathRun(figures(100, 100, 100), counters(100, 100));
+    RpcCompare.PathRun b = new RpcCompare.PathRun(figures(300, 100, 50), counters(301, 100));
+    RpcCompare.PathRun m = RpcCompare.PathRun.merge(List.of(a, b));
+    assertEquals(600, m.figures().operations());
+    assertEquals(200, m.figures().count(MeasuredDb.UPDATE));
+    assertEquals(401, m.counter("client.Get.rdma"));
+    // 200 ops in 0.02 s, then 400 in 0.02 s: 600 in 0.04 s
+    assertEquals(15_000, m.figures().opsPerSec(), 1e-6);
+    assertEquals(List.of(10_000.0, 20_000.0), m.roundOpsPerSec());
+    assertEquals((200 * 100 + 400 * 50) / 600.0, m.figures().all().meanUs(), 0.2);
+  }
+
+  @Test
+  public void propertiesTurnBufferingOffAndNameThePathsConnection() throws Exception {
+    RpcCompare.Settings s = new RpcCompare.Settings(1000, 500, Duration.ofSeconds(5),
+      List.of("write"), List.of(1), 1, 0, 2, Map.of("fieldlength", "50"), null);
+    Properties p = RpcCompare.properties(s, "write", RpcCompare.RDMA, 500);
+    assertEquals("false", p.getProperty(HBaseClient26.CLIENT_BUFFERING));
+    assertEquals("rpc-compare-rdma", p.getProperty(HBaseClient26.CONNECTION));
+    assertEquals("1", p.getProperty("updateproportion"));
+    assertEquals("0", p.getProperty("readproportion"));
+    assertEquals("true", p.getProperty("writeallfields"));
+    assertEquals("50", p.getProperty("fieldlength"));
+    assertEquals("1000", p.getProperty("recordcount"));
+    assertEquals("500", p.getProperty("operationcount"));
+    assertEquals("1", RpcCompare.properties(s, "read", RpcCompare.NETTY, 1)
+      .getProperty("readproportion"));
+    assertEquals("rpc-compare-netty", RpcCompare.properties(s, "read", RpcCompare.NETTY, 1)
+      .getProperty(HBaseClient26.CONNECTION));
+  }
+}
