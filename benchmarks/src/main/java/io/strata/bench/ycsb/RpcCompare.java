@@ -58,14 +58,6 @@ final class RpcCompare {
   static final List<String> COUNTERS = List.of("client.Get.rdma", "client.Mutate.rdma",
     "client.Get.sockets", "client.Mutate.sockets", "server.Get.calls", "server.Mutate.calls",
     "client.fallback.before.send", "client.failed.after.send", "client.endpoints.connected");
-  /**
-   * HBase's client shuts a connection down when its socket has carried no request for this long
-   * (Netty's writer-idle event); the hybrid client's connection then closes its endpoint too, and
-   * sends over sockets until a new one is set up. With every Get and Mutate over the endpoint the
-   * socket idles through the run, so both connections get an hour instead of two minutes.
-   */
-  static final String IDLE_BEFORE_CLOSE = "hbase.ipc.client.connection.minIdleTimeBeforeClose";
-  static final long IDLE_BEFORE_CLOSE_MS = 3_600_000;
   private static final String CONNECTION_PREFIX = "rpc-compare-";
   private static final int LOAD_THREADS = 4;
   private static final int WARMUP_THREADS = 4;
@@ -392,7 +384,6 @@ final class RpcCompare {
   private static Connection connect(Configuration base, String rpcClient) throws IOException {
     Configuration conf = new Configuration(base);
     conf.set("hbase.rpc.client.impl", rpcClient);
-    conf.setLong(IDLE_BEFORE_CLOSE, IDLE_BEFORE_CLOSE_MS);
     return ConnectionFactory.createConnection(conf);
   }
 
