@@ -11,11 +11,13 @@ import io.strata.hbase.rdma.RpcStages;
 import java.io.File;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.Get;
@@ -74,7 +76,8 @@ public final class RpcBench {
 
   /** What a run does. */
   record Settings(Scale scale, List<Integer> sizes, List<Integer> threads, long cellMs,
-    long warmupMs, int stageCalls, String delivery, long handlerPollUs, long clientPollUs) {
+    long warmupMs, int stageCalls, String delivery, long handlerPollUs, long clientPollUs,
+    Map<String, String> hbase) {
   }
 
   static Options options() {
@@ -91,12 +94,17 @@ public final class RpcBench {
       + "(quick 500, full 5000)");
     o.addOption(null, "out", true, "report directory (default $STRATA_WORK/bench/rpc/report-SCALE)");
     o.addOption(null, "json", true, "also write the results JSON to this file");
+    o.addOption(null, "report-from", true, "measure nothing: write report.md and the plots to "
+      + "--out from this results.json of an earlier run");
     o.addOption(null, "loopback-delivery", true, "loopback transport delivery: inline (default, "
       + "completions on the sending thread) or poller (a completion thread per transport)");
     o.addOption(null, "handler-poll-us", true, "microseconds idle RegionServer handlers poll "
       + "their call queue (strata.rpc.handler.poll.us, default 50); 0: HBase's own scheduler");
     o.addOption(null, "client-poll-us", true, "microseconds the hybrid client polls for an "
       + "endpoint call's response (strata.rdma.client.poll.us, default 100); 0: it parks at once");
+    o.addOption(Option.builder().longOpt("hbase").hasArg().argName("KEY=VALUE")
+      .desc("an HBase or Strata key of the cluster and its clients (repeatable), e.g. "
+        + "strata.rdma.client.pollers=2").build());
     o.addOption(null, "work-dir", true,
       "cluster data (default $STRATA_WORK/bench/rpc/work, STRATA_WORK defaulting to .strata-work)");
     o.addOption("h", "help", false, "this text");
@@ -127,7 +135,8 @@ public final class RpcBench {
         CommandLines.wholeNumber(cl, "warmup-ms", scale.warmupMs, 0),
         (int) CommandLines.wholeNumber(cl, "stage-calls", scale.stageCalls, 10), delivery,
         CommandLines.wholeNumber(cl, "handler-poll-us", HybridRpcKeys.Handler.POLL_US_DEFAULT, 0),
-        CommandLines.wholeNumber(cl, "client-poll-us", HybridRpcKeys.Client.POLL_US_DEFAULT, 0));
+        CommandLines.wholeNumber(cl, "client-poll-us", HybridRpcKeys.Client.POLL_US_DEFAULT, 0),
+        keyValues(cl.getOptionValues("hbase")));
     } catch (CommandLines.Exit e) {
       return e.code();
     } catch (IllegalArgumentException e) {
@@ -137,9 +146,21 @@ public final class RpcBench {
     File base = CommandLines.workDir("bench/rpc");
     File outDir = new File(cl.getOptionValue("out",
       new File(base, "report-" + settings.scale.optionName()).getPath()));
+    if (cl.hasOption("report-from")) {
+      File from = new File(cl.getOptionValue("report-from"));
+      if (!from.isFile()) {
+        System.err.println(COMMAND + ": --report-from " + from + ": no such file");
+        return 2;
+      }
+      ObjectNode earlier = (ObjectNode) new ObjectMapper().readTree(from);
+      RpcReport.write(earlier, outDir);
+      out.println("Report and plots of " + from + " in " + outDir);
+      return 0;
+    }
     RpcBenchCluster.delivery(settings.delivery);
     RpcBenchCluster.handlerPollUs(settings.handlerPollUs);
     RpcBenchCluster.clientPollUs(settings.clientPollUs);
+    RpcBenchCluster.hbase(settings.hbase);
     RpcBenchCluster.workDir(new File(cl.getOptionValue("work-dir",
       new File(base, "work").getPath())));
     long started = System.nanoTime();
@@ -159,6 +180,8 @@ public final class RpcBench {
     run.put("handler_poll_us", settings.handlerPollUs);
     run.put("client_poll_us", settings.clientPollUs);
     run.put("processors", Runtime.getRuntime().availableProcessors());
+    ObjectNode keys = run.putObject("hbase");
+    settings.hbase.forEach(keys::put);
     run.put("seconds", (System.nanoTime() - started) / 1e9);
     run.put("command", COMMAND + " " + String.join(" ", args));
     RpcGoals.evaluate(doc);
@@ -179,6 +202,7 @@ public final class RpcBench {
     throws Exception {
     ObjectNode doc = new ObjectMapper().createObjectNode();
     String[] modes = { NETTY, RDMA };
+    warmUp(cluster, s);
     // Latency per size, one thread; the modes alternate which goes first.
     ArrayNode sizes = doc.putArray("sizes");
     int cell = 0;
@@ -231,6 +255,21 @@ public final class RpcBench {
     threads(cluster, s, doc, out);
     async(cluster, s, doc, out);
     return doc;
+  }
+
+  /**
+   * Both paths' Gets and Puts at 1 KiB before anything is measured, so that the first size is
+   * not measured on code the JIT has not compiled yet.
+   */
+  private static void warmUp(RpcBenchCluster cluster, Settings s) throws Exception {
+    byte[] key = RpcBenchCluster.row(RpcBenchCluster.VALUE_BYTES);
+    byte[] value = RpcBenchCluster.value(RpcBenchCluster.VALUE_BYTES);
+    double seconds = Math.max(1.0, 4 * s.warmupMs / 1e3);
+    for (String mode : new String[] { NETTY, RDMA }) {
+      RpcMeasure.run(cluster.connection(mode), 1, seconds, t -> t.get(new Get(key)));
+      RpcMeasure.run(cluster.connection(mode), 1, seconds / 2, t -> t.put(new Put(key)
+        .addColumn(RpcBenchCluster.FAMILY, RpcBenchCluster.QUALIFIER, value)));
+    }
   }
 
   /** The stage breakdown at 1 KiB, and what recording the stamps costs. */
@@ -305,9 +344,20 @@ public final class RpcBench {
       ObjectNode row = rows.addObject();
       row.put("threads", n);
       for (String mode : order(new String[] { NETTY, RDMA }, cell++)) {
+        if (s.warmupMs > 0) {
+          RpcMeasure.run(cluster.connection(mode), n, s.warmupMs / 1e3, get);
+        }
         long gets0 = RdmaRpcMetrics.count("client.Get.rdma");
-        RpcMeasure.Figures g = timed(cluster, mode, n, s, get);
+        long polled0 = RdmaRpcMetrics.count("client.responses.polled");
+        long waited0 = RdmaRpcMetrics.count("client.responses.waited");
+        long takenPolling0 = RdmaRpcMetrics.count("server.calls.polled");
+        long takenWoken0 = RdmaRpcMetrics.count("server.calls.woken");
+        RpcMeasure.Figures g = RpcMeasure.run(cluster.connection(mode), n, s.cellMs / 1e3, get);
         long overEndpoint = RdmaRpcMetrics.count("client.Get.rdma") - gets0;
+        long polled = RdmaRpcMetrics.count("client.responses.polled") - polled0;
+        long waited = RdmaRpcMetrics.count("client.responses.waited") - waited0;
+        long takenPolling = RdmaRpcMetrics.count("server.calls.polled") - takenPolling0;
+        long takenWoken = RdmaRpcMetrics.count("server.calls.woken") - takenWoken0;
         RpcMeasure.Figures p = timed(cluster, mode, n, s, put);
         ObjectNode m = row.putObject(jsonMode(mode));
         m.put("get_ops_per_s", g.opsPerSecond());
@@ -320,6 +370,11 @@ public final class RpcBench {
         m.put("put_us_p99", p.p99Us());
         m.put("cpu_us_per_put", p.cpuUsPerCall());
         m.put("gets_over_endpoint", overEndpoint);
+        if (mode.equals(RDMA)) {
+          // Who was woken: callers that parked for their answer, handlers woken for a call.
+          m.put("callers_parked_share", share(waited, polled + waited));
+          m.put("handlers_woken_share", share(takenWoken, takenPolling + takenWoken));
+        }
       }
       row.put("get_ops_ratio", row.path("rdma").path("get_ops_per_s").asDouble()
         / row.path("netty").path("get_ops_per_s").asDouble());
@@ -392,6 +447,10 @@ public final class RpcBench {
     return mode.equals(RDMA) ? "rdma" : "netty";
   }
 
+  private static double share(long part, long whole) {
+    return whole == 0 ? 0 : (double) part / whole;
+  }
+
   private static double ratio(ObjectNode row, String field) {
     return row.path("rdma").path(field).asDouble() / row.path("netty").path(field).asDouble();
   }
@@ -426,6 +485,20 @@ public final class RpcBench {
       throw new IllegalArgumentException("--" + opt + " names no value");
     }
     return list;
+  }
+
+  private static Map<String, String> keyValues(String[] pairs) {
+    Map<String, String> m = new LinkedHashMap<>();
+    if (pairs != null) {
+      for (String kv : pairs) {
+        int eq = kv.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("--hbase takes KEY=VALUE, not '" + kv + "'");
+        }
+        m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+      }
+    }
+    return m;
   }
 
   private static List<Integer> concat(List<Integer> l, int v) {

@@ -12,6 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -50,6 +51,7 @@ final class RpcBenchCluster implements Closeable {
   private static String delivery = RdmaTransportKeys.LOOPBACK_DELIVERY_DEFAULT;
   private static long handlerPollUs = HybridRpcKeys.Handler.POLL_US_DEFAULT;
   private static long clientPollUs = HybridRpcKeys.Client.POLL_US_DEFAULT;
+  private static Map<String, String> extra = Map.of();
   private static RpcBenchCluster instance;
 
   private final TieredDfsCluster dfs;
@@ -89,6 +91,11 @@ final class RpcBenchCluster implements Closeable {
     handlerPollUs = us;
   }
 
+  /** Keys of the cluster and its clients, over the bench's own. */
+  static synchronized void hbase(Map<String, String> keys) {
+    extra = Map.copyOf(keys);
+  }
+
   /** How long the hybrid client polls for an endpoint call's response. */
   static synchronized void clientPollUs(long us) {
     clientPollUs = us;
@@ -120,6 +127,7 @@ final class RpcBenchCluster implements Closeable {
       // Room for 64 KiB values: the records stay in the memstore, as in the paper.
       .hbase(HConstants.HREGION_MEMSTORE_FLUSH_SIZE, Long.toString(512L << 20))
       .hbase(RdmaTransportKeys.MAX_MESSAGE, Integer.toString(1 << 20));
+    extra.forEach(config::hbase);
     if (handlerPollUs > 0) {
       config.hbase("hbase.region.server.rpc.scheduler.factory.class",
         PollingRpcSchedulerFactory.class.getName())

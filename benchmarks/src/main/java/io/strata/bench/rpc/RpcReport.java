@@ -28,6 +28,8 @@ final class RpcReport {
     "send_and_transport_to_server_us", "client_to_server_us", "server_decode_us",
     "queue_wait_us", "handler_us", "response_serialization_us", "transport_back_us",
     "client_processing_us", "server_to_client_us" };
+  private static final List<String> SERVER_STAGES = List.of("server_decode_us", "queue_wait_us",
+    "handler_us", "response_serialization_us");
   private static final Color[] STAGE_COLORS = { new Color(110, 160, 220),
     new Color(60, 110, 180), new Color(150, 150, 150), new Color(250, 190, 90),
     new Color(230, 120, 60), new Color(90, 170, 90), new Color(170, 110, 190),
@@ -114,7 +116,9 @@ final class RpcReport {
       + "![latency vs size](latency-vs-size.png)\n\n");
 
     b.append("## Where a 1 KiB call's time goes (paper Figure 7)\n\n");
-    b.append("Mean µs per stage over calls timed one at a time with the stamps on "
+    b.append("Mean µs per stage over calls timed one at a time with the stamps on, the slowest "
+      + "tenth left out (a GC pause or a preempted thread would otherwise stretch every stage's "
+      + "mean; the median total and the mean total over all calls are the last rows) "
       + "(`io.strata.hbase.rdma.RpcStages`: client, endpoint receiver, server connection, "
       + "handler and response; one volatile read per point when off). HBase's Netty client "
       + "takes no stamps inside, so on sockets client serialization, send and transport to the "
@@ -125,8 +129,12 @@ final class RpcReport {
       + "|---|---|---|---|---|\n");
     List<String> rows = new ArrayList<>(List.of(STAGES));
     rows.add("total_us");
+    rows.add("total_us_p50");
+    rows.add("total_us_mean_all");
     for (String st : rows) {
-      b.append("| ").append(st.replace("_us", "").replace('_', ' ')).append(" | ")
+      b.append("| ").append(st.replace("_us", "").replace('_', ' ')
+        .replace("total p50", "total, median of all calls")
+        .replace("total mean all", "total, mean of all calls")).append(" | ")
         .append(us(doc.path("stages").path("netty").path(st))).append(" | ")
         .append(us(doc.path("stages").path("rdma").path(st))).append(" | ")
         .append(us(doc.path("stages_put").path("netty").path(st))).append(" | ")
@@ -156,13 +164,15 @@ final class RpcReport {
     b.append("## Many client threads on one record (paper Figure 8)\n\n");
     b.append("| threads | Gets/s netty | Gets/s endpoint | ratio | mean netty | mean endpoint "
       + "| p99 netty | p99 endpoint | CPU/Get netty | CPU/Get endpoint | ratio | Puts/s netty | "
-      + "Puts/s endpoint | CPU/Put netty | CPU/Put endpoint |\n"
-      + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      + "Puts/s endpoint | CPU/Put netty | CPU/Put endpoint | endpoint callers parked | "
+      + "endpoint calls that woke a handler |\n"
+      + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (JsonNode r : doc.path("threads")) {
       JsonNode n = r.path("netty");
       JsonNode e = r.path("rdma");
       b.append(String.format(Locale.ROOT, "| %d | %.0f | %.0f | %.2f× | %.1f µs | %.1f µs | "
-        + "%.1f µs | %.1f µs | %.1f µs | %.1f µs | %.2f× | %.0f | %.0f | %.1f µs | %.1f µs |%n",
+        + "%.1f µs | %.1f µs | %.1f µs | %.1f µs | %.2f× | %.0f | %.0f | %.1f µs | %.1f µs | "
+        + "%.0f %% | %.0f %% |%n",
         r.path("threads").asInt(), n.path("get_ops_per_s").asDouble(),
         e.path("get_ops_per_s").asDouble(), r.path("get_ops_ratio").asDouble(),
         n.path("get_us_mean").asDouble(), e.path("get_us_mean").asDouble(),
@@ -170,7 +180,8 @@ final class RpcReport {
         n.path("cpu_us_per_get").asDouble(), e.path("cpu_us_per_get").asDouble(),
         r.path("cpu_per_get_ratio").asDouble(), n.path("put_ops_per_s").asDouble(),
         e.path("put_ops_per_s").asDouble(), n.path("cpu_us_per_put").asDouble(),
-        e.path("cpu_us_per_put").asDouble()));
+        e.path("cpu_us_per_put").asDouble(), 100 * e.path("callers_parked_share").asDouble(),
+        100 * e.path("handlers_woken_share").asDouble()));
     }
     b.append("\nPaper: 16 clients on one RegionServer, 53.4 K Gets/s over UCR, 27 % more than "
       + "10 GigE (1.27×); 8 clients' Get latency 26 % lower than 10 GigE. Threads beyond the "
@@ -226,10 +237,12 @@ final class RpcReport {
       String st = STAGES[i];
       double[] v = new double[paths.length];
       for (int p = 0; p < paths.length; p++) {
-        // A split path shows its parts, the other its combined stage; never both.
+        // A split path shows its client-side parts, the other their combined stages; both show
+        // the server's stages. Never a part and its combination together.
         boolean combined = st.equals("client_to_server_us") || st.equals("server_to_client_us");
         boolean split = paths[p].has("client_serialization_us");
-        v[p] = combined == split ? 0 : Math.max(0, paths[p].path(st).asDouble());
+        boolean shown = split ? !combined : combined || SERVER_STAGES.contains(st);
+        v[p] = shown ? Math.max(0, paths[p].path(st).asDouble()) : 0;
       }
       series.add(new BarChart.Series(st.replace("_us", "").replace('_', ' '), STAGE_COLORS[i],
         v));

@@ -2,6 +2,8 @@ package io.strata.bench.rpc;
 
 import io.strata.hbase.rdma.RpcStages;
 import io.strata.hbase.rdma.RpcStages.Stamp;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.hbase.client.Table;
@@ -10,7 +12,8 @@ import org.apache.hadoop.hbase.client.Table;
  * Where one call's time goes (the RDMA HBase paper's Figure 7), from the timestamps the real
  * path takes ({@link RpcStages}): one thread makes calls one at a time with recording on and
  * reads the stamps after each; the means of the stages over the calls whose stamps are all in
- * order. The socket path has no client-side stamps inside HBase's Netty client, so its client
+ * order, the slowest tenth of them left out (the typical call; the mean over all and the median
+ * total are reported beside). The socket path has no client-side stamps inside HBase's Netty client, so its client
  * serialization, send and transport to the server are one stage ({@code client_to_server}), as
  * are its transport back and client processing ({@code server_to_client}); the endpoint path has
  * both split and their sums too. Not thread-safe: one measuring thread.
@@ -52,8 +55,8 @@ final class RpcStageBreakdown {
    */
   static Breakdown measure(Table table, RpcMeasure.Call call, int calls, boolean split)
     throws Exception {
-    double[] splitSums = new double[SPLIT.length];
-    double[] combinedSums = new double[COMBINED.length];
+    // Per call: the split stages, then the combined ones (the last is the total).
+    double[][] rows = new double[calls][SPLIT.length + COMBINED.length];
     int good = 0;
     int rejected = 0;
     int requestBytes = 0;
@@ -70,14 +73,14 @@ final class RpcStageBreakdown {
           rejected++; // a background call's stamps, or a path that fell back to sockets
           continue;
         }
-        good++;
+        double[] row = rows[good++];
         for (int k = 0; k < SPLIT.length; k++) {
           if (split || serverSide(SPLIT[k])) {
-            splitSums[k] += s[SPLIT[k].to.ordinal()] - s[SPLIT[k].from.ordinal()];
+            row[k] = s[SPLIT[k].to.ordinal()] - s[SPLIT[k].from.ordinal()];
           }
         }
         for (int k = 0; k < COMBINED.length; k++) {
-          combinedSums[k] += s[COMBINED[k].to.ordinal()] - s[COMBINED[k].from.ordinal()];
+          row[SPLIT.length + k] = s[COMBINED[k].to.ordinal()] - s[COMBINED[k].from.ordinal()];
         }
         requestBytes = RpcStages.requestBytes();
         responseBytes = RpcStages.responseBytes();
@@ -87,16 +90,38 @@ final class RpcStageBreakdown {
     }
     Map<String, Double> stages = new LinkedHashMap<>();
     if (good > 0) {
+      // The typical call: the slowest tenth (a GC pause, a preempted thread) left out, so that
+      // the means add up to a call like most calls rather than to one stretched by outliers.
+      int total = SPLIT.length + COMBINED.length - 1;
+      double[][] kept = Arrays.copyOf(rows, good);
+      Arrays.sort(kept, Comparator.comparingDouble(r -> r[total]));
+      int n = Math.max(1, (int) Math.ceil(good * 0.9));
+      double[] sums = new double[total + 1];
+      for (int i = 0; i < n; i++) {
+        for (int k = 0; k <= total; k++) {
+          sums[k] += kept[i][k];
+        }
+      }
       for (int k = 0; k < SPLIT.length; k++) {
         if (split || serverSide(SPLIT[k])) {
-          stages.put(SPLIT[k].name, splitSums[k] / good / 1e3);
+          stages.put(SPLIT[k].name, sums[k] / n / 1e3);
         }
       }
       for (int k = 0; k < COMBINED.length; k++) {
-        stages.put(COMBINED[k].name, combinedSums[k] / good / 1e3);
+        stages.put(COMBINED[k].name, sums[SPLIT.length + k] / n / 1e3);
       }
+      stages.put("total_us_p50", kept[(good - 1) / 2][total] / 1e3);
+      stages.put("total_us_mean_all", mean(kept, good, total) / 1e3);
     }
     return new Breakdown(stages, good, rejected, requestBytes, responseBytes);
+  }
+
+  private static double mean(double[][] rows, int n, int k) {
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += rows[i][k];
+    }
+    return sum / n;
   }
 
   /** A stage between two server stamps, which every path takes. */
