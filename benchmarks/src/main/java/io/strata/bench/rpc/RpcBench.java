@@ -209,11 +209,8 @@ public final class RpcBench {
     for (int bytes : s.sizes) {
       ObjectNode row = sizes.addObject();
       row.put("bytes", bytes);
-      byte[] key = RpcBenchCluster.row(bytes);
-      byte[] value = RpcBenchCluster.value(bytes);
-      RpcMeasure.Call get = t -> t.get(new Get(key));
-      RpcMeasure.Call put = t -> t.put(new Put(key).addColumn(RpcBenchCluster.FAMILY,
-        RpcBenchCluster.QUALIFIER, value));
+      RpcMeasure.Call get = getOf(bytes);
+      RpcMeasure.Call put = putOf(bytes);
       for (String mode : order(modes, cell++)) {
         long gets0 = RdmaRpcMetrics.count("client.Get.rdma");
         long puts0 = RdmaRpcMetrics.count("client.Mutate.rdma");
@@ -262,24 +259,19 @@ public final class RpcBench {
    * not measured on code the JIT has not compiled yet.
    */
   private static void warmUp(RpcBenchCluster cluster, Settings s) throws Exception {
-    byte[] key = RpcBenchCluster.row(RpcBenchCluster.VALUE_BYTES);
-    byte[] value = RpcBenchCluster.value(RpcBenchCluster.VALUE_BYTES);
     double seconds = Math.max(1.0, 4 * s.warmupMs / 1e3);
     for (String mode : new String[] { NETTY, RDMA }) {
-      RpcMeasure.run(cluster.connection(mode), 1, seconds, t -> t.get(new Get(key)));
-      RpcMeasure.run(cluster.connection(mode), 1, seconds / 2, t -> t.put(new Put(key)
-        .addColumn(RpcBenchCluster.FAMILY, RpcBenchCluster.QUALIFIER, value)));
+      RpcMeasure.run(cluster.connection(mode), 1, seconds, getOf(RpcBenchCluster.VALUE_BYTES));
+      RpcMeasure.run(cluster.connection(mode), 1, seconds / 2,
+        putOf(RpcBenchCluster.VALUE_BYTES));
     }
   }
 
   /** The stage breakdown at 1 KiB, and what recording the stamps costs. */
   private static void stages(RpcBenchCluster cluster, Settings s, ObjectNode doc,
     PrintStream out) throws Exception {
-    byte[] key = RpcBenchCluster.row(RpcBenchCluster.VALUE_BYTES);
-    byte[] value = RpcBenchCluster.value(RpcBenchCluster.VALUE_BYTES);
-    RpcMeasure.Call get = t -> t.get(new Get(key));
-    RpcMeasure.Call put = t -> t.put(new Put(key).addColumn(RpcBenchCluster.FAMILY,
-      RpcBenchCluster.QUALIFIER, value));
+    RpcMeasure.Call get = getOf(RpcBenchCluster.VALUE_BYTES);
+    RpcMeasure.Call put = putOf(RpcBenchCluster.VALUE_BYTES);
     ObjectNode stages = doc.putObject("stages");
     ObjectNode stagesPut = doc.putObject("stages_put");
     ObjectNode wire = doc.putObject("wire_bytes");
@@ -333,11 +325,8 @@ public final class RpcBench {
   /** 1–16 client threads on the one 1 KiB record: Gets, then Puts. */
   private static void threads(RpcBenchCluster cluster, Settings s, ObjectNode doc,
     PrintStream out) throws Exception {
-    byte[] key = RpcBenchCluster.row(RpcBenchCluster.VALUE_BYTES);
-    byte[] value = RpcBenchCluster.value(RpcBenchCluster.VALUE_BYTES);
-    RpcMeasure.Call get = t -> t.get(new Get(key));
-    RpcMeasure.Call put = t -> t.put(new Put(key).addColumn(RpcBenchCluster.FAMILY,
-      RpcBenchCluster.QUALIFIER, value));
+    RpcMeasure.Call get = getOf(RpcBenchCluster.VALUE_BYTES);
+    RpcMeasure.Call put = putOf(RpcBenchCluster.VALUE_BYTES);
     ArrayNode rows = doc.putArray("threads");
     int cell = 0;
     for (int n : s.threads) {
@@ -419,6 +408,20 @@ public final class RpcBench {
       + "endpoint unpolled %.1f us%n", async.path("netty").path("get_us_p50").asDouble(),
       async.path("rdma").path("get_us_p50").asDouble(), async.path("get_p50_ratio").asDouble(),
       async.path("rdma_unpolled").path("get_us_p50").asDouble());
+  }
+
+  /** A Get of the record whose value has this many bytes. */
+  private static RpcMeasure.Call getOf(int bytes) {
+    byte[] key = RpcBenchCluster.row(bytes);
+    return t -> t.get(new Get(key));
+  }
+
+  /** A Put of a value of this many bytes to that record. */
+  private static RpcMeasure.Call putOf(int bytes) {
+    byte[] key = RpcBenchCluster.row(bytes);
+    byte[] value = RpcBenchCluster.value(bytes);
+    return t -> t.put(new Put(key).addColumn(RpcBenchCluster.FAMILY, RpcBenchCluster.QUALIFIER,
+      value));
   }
 
   private static RpcMeasure.Figures timed(RpcBenchCluster cluster, String mode, int threads,

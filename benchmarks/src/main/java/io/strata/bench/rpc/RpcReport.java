@@ -212,20 +212,10 @@ final class RpcReport {
   }
 
   private static void plotSizes(JsonNode doc, File png) throws IOException {
-    List<double[]> cols = new ArrayList<>();
-    for (JsonNode r : doc.path("sizes")) {
-      cols.add(new double[] { Math.log(Math.max(1, r.path("bytes").asInt())) / Math.log(2),
-        r.path("netty").path("get_us_p50").asDouble(), r.path("rdma").path("get_us_p50").asDouble(),
-        r.path("netty").path("put_us_p50").asDouble(),
-        r.path("rdma").path("put_us_p50").asDouble() });
-    }
-    double[] x = column(cols, 0);
-    new LineChart("Get and Put p50 latency per value size (one thread, 1 record)",
-      "value size, log2 bytes (0 = 1 B, 10 = 1 KiB, 16 = 64 KiB)", "µs")
-      .series(new LineChart.Series("Get netty", NETTY, x, column(cols, 1)))
-      .series(new LineChart.Series("Get endpoint", RDMA, x, column(cols, 2)))
-      .series(new LineChart.Series("Put netty", NETTY_PUT, x, column(cols, 3)))
-      .series(new LineChart.Series("Put endpoint", RDMA_PUT, x, column(cols, 4))).write(png);
+    fourSeries(new LineChart("Get and Put p50 latency per value size (one thread, 1 record)",
+      "value size, log2 bytes (0 = 1 B, 10 = 1 KiB, 16 = 64 KiB)", "µs"), doc.path("sizes"),
+      r -> Math.log(Math.max(1, r.path("bytes").asInt())) / Math.log(2),
+      new String[] { "get_us_p50", "put_us_p50" }, new String[] { "Get", "Put" }).write(png);
   }
 
   private static void plotStages(JsonNode doc, File png) throws IOException {
@@ -252,28 +242,32 @@ final class RpcReport {
   }
 
   private static void plotThreads(JsonNode doc, File png) throws IOException {
-    List<double[]> cols = new ArrayList<>();
-    for (JsonNode r : doc.path("threads")) {
-      cols.add(new double[] { r.path("threads").asDouble(),
-        r.path("netty").path("get_ops_per_s").asDouble(),
-        r.path("rdma").path("get_ops_per_s").asDouble(),
-        r.path("netty").path("put_ops_per_s").asDouble(),
-        r.path("rdma").path("put_ops_per_s").asDouble() });
-    }
-    double[] x = column(cols, 0);
-    new LineChart("Throughput vs client threads, one RegionServer, one 1 KiB record",
-      "client threads", "calls per second")
-      .series(new LineChart.Series("Gets/s netty", NETTY, x, column(cols, 1)))
-      .series(new LineChart.Series("Gets/s endpoint", RDMA, x, column(cols, 2)))
-      .series(new LineChart.Series("Puts/s netty", NETTY_PUT, x, column(cols, 3)))
-      .series(new LineChart.Series("Puts/s endpoint", RDMA_PUT, x, column(cols, 4))).write(png);
+    fourSeries(new LineChart("Throughput vs client threads, one RegionServer, one 1 KiB record",
+      "client threads", "calls per second"), doc.path("threads"),
+      r -> r.path("threads").asDouble(), new String[] { "get_ops_per_s", "put_ops_per_s" },
+      new String[] { "Gets/s", "Puts/s" }).write(png);
   }
 
-  private static double[] column(List<double[]> rows, int c) {
-    double[] v = new double[rows.size()];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = rows.get(i)[c];
+  /** Two figures of each row, over sockets and over the endpoint: four series on one chart. */
+  private static LineChart fourSeries(LineChart chart, JsonNode rows,
+    java.util.function.ToDoubleFunction<JsonNode> x, String[] fields, String[] names) {
+    int n = rows.size();
+    double[] xs = new double[n];
+    for (int i = 0; i < n; i++) {
+      xs[i] = x.applyAsDouble(rows.get(i));
     }
-    return v;
+    Color[][] colors = { { NETTY, RDMA }, { NETTY_PUT, RDMA_PUT } };
+    for (int f = 0; f < fields.length; f++) {
+      String[] paths = { "netty", "rdma" };
+      for (int p = 0; p < paths.length; p++) {
+        double[] ys = new double[n];
+        for (int i = 0; i < n; i++) {
+          ys[i] = rows.get(i).path(paths[p]).path(fields[f]).asDouble();
+        }
+        chart.series(new LineChart.Series(names[f] + (p == 0 ? " netty" : " endpoint"),
+          colors[f][p], xs, ys));
+      }
+    }
+    return chart;
   }
 }

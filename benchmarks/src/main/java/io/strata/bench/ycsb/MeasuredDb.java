@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -59,63 +60,40 @@ final class MeasuredDb extends DB {
   @Override
   public Status read(String table, String key, Set<String> fields,
     Map<String, ByteIterator> result) {
-    long start = System.nanoTime();
-    Status s;
-    try {
-      s = delegate.read(table, key, fields, result);
-    } catch (RuntimeException e) {
-      s = Status.ERROR;
-    }
-    return record(READ, start, s);
+    return timed(READ, () -> delegate.read(table, key, fields, result));
   }
 
   @Override
   public Status scan(String table, String startKey, int recordCount, Set<String> fields,
     Vector<HashMap<String, ByteIterator>> result) {
-    long start = System.nanoTime();
-    Status s;
-    try {
-      s = delegate.scan(table, startKey, recordCount, fields, result);
-    } catch (RuntimeException e) {
-      s = Status.ERROR;
-    }
-    return record(SCAN, start, s);
+    return timed(SCAN, () -> delegate.scan(table, startKey, recordCount, fields, result));
   }
 
   @Override
   public Status update(String table, String key, Map<String, ByteIterator> values) {
-    long start = System.nanoTime();
-    Status s;
-    try {
-      s = delegate.update(table, key, values);
-    } catch (RuntimeException e) {
-      s = Status.ERROR;
-    }
-    return record(UPDATE, start, s);
+    return timed(UPDATE, () -> delegate.update(table, key, values));
   }
 
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    long start = System.nanoTime();
-    Status s;
-    try {
-      s = delegate.insert(table, key, values);
-    } catch (RuntimeException e) {
-      s = Status.ERROR;
-    }
-    return record(INSERT, start, s);
+    return timed(INSERT, () -> delegate.insert(table, key, values));
   }
 
   @Override
   public Status delete(String table, String key) {
+    return timed(DELETE, () -> delegate.delete(table, key));
+  }
+
+  /** Runs one operation of the delegate, timed; a runtime failure counts as ERROR. */
+  private Status timed(String type, Supplier<Status> op) {
     long start = System.nanoTime();
     Status s;
     try {
-      s = delegate.delete(table, key);
+      s = op.get();
     } catch (RuntimeException e) {
       s = Status.ERROR;
     }
-    return record(DELETE, start, s);
+    return record(type, start, s);
   }
 
   private Status record(String type, long start, Status s) {
