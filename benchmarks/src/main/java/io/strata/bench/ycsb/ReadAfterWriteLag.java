@@ -6,11 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -95,9 +97,20 @@ public final class ReadAfterWriteLag {
    * @param lagUs time until visible, in microseconds
    * @param pollRounds reader's poll rounds
    * @param meanPollMs mean time of one poll round (the lag's resolution)
+   * @param retried keys not readable at their first read, read again until they were: the keys
+   *     YCSB++ counts as lagging
+   * @param retriedLagUs lag of those keys only, in microseconds
+   * @param retriedCdf their lag's cumulative distribution: {ms, fraction of those keys at or
+   *     below}, at most {@value #CDF_POINTS} points, the last at fraction 1
    */
   public record Result(Settings settings, int sampled, double writeSeconds, LatencySummary lagUs,
-    long pollRounds, double meanPollMs) {
+    long pollRounds, double meanPollMs, int retried, LatencySummary retriedLagUs,
+    List<double[]> retriedCdf) {
+    /** Share of the sampled keys that needed a retry. */
+    public double retriedShare() {
+      return sampled == 0 ? 0 : (double) retried / sampled;
+    }
+
     public double writesPerSec() {
       return settings.records() / writeSeconds;
     }
@@ -117,6 +130,18 @@ public final class ReadAfterWriteLag {
       lag.put("p99", lagUs.p99() / 1000.0);
       lag.put("p99_9", lagUs.p999() / 1000.0);
       lag.put("max", lagUs.max() / 1000.0);
+      node.put("retried_keys", retried);
+      node.put("retried_share", retriedShare());
+      ObjectNode rl = node.putObject("lag_retried_ms");
+      rl.put("count", retriedLagUs.count());
+      rl.put("mean", Math.round(retriedLagUs.mean() / 100) / 10.0);
+      rl.put("p50", retriedLagUs.p50() / 1000.0);
+      rl.put("p99", retriedLagUs.p99() / 1000.0);
+      rl.put("max", retriedLagUs.max() / 1000.0);
+      com.fasterxml.jackson.databind.node.ArrayNode cdf = node.putArray("lag_retried_cdf");
+      for (double[] point : retriedCdf) {
+        cdf.addArray().add(point[0]).add(point[1]);
+      }
       node.put("poll_rounds", pollRounds);
       node.put("mean_poll_ms", Math.round(meanPollMs * 100) / 100.0);
     }
@@ -124,10 +149,12 @@ public final class ReadAfterWriteLag {
     @Override
     public String toString() {
       return String.format(Locale.ROOT, "%-10s %6d keys  %8.0f writes/s  lag ms: p50 %8.1f  "
-        + "p99 %8.1f  p99.9 %8.1f  max %8.1f  (%d sampled, poll %.1f ms)",
+        + "p99 %8.1f  p99.9 %8.1f  max %8.1f  (%d sampled, poll %.1f ms); retried %.1f %% of "
+        + "keys, their lag p50 %.1f ms, max %.1f ms",
         settings.bufferBytes() == 0 ? "unbuffered" : (settings.bufferBytes() >> 10) + " KiB",
         settings.records(), writesPerSec(), lagUs.p50() / 1000.0, lagUs.p99() / 1000.0,
-        lagUs.p999() / 1000.0, lagUs.max() / 1000.0, sampled, meanPollMs);
+        lagUs.p999() / 1000.0, lagUs.max() / 1000.0, sampled, meanPollMs, 100 * retriedShare(),
+        retriedLagUs.p50() / 1000.0, retriedLagUs.max() / 1000.0);
     }
   }
 
@@ -163,7 +190,7 @@ public final class ReadAfterWriteLag {
         double writeSeconds = writer.get();
         Result r = reader.get(s.timeout().toMillis() + 60_000, TimeUnit.MILLISECONDS);
         return new Result(s, r.sampled(), writeSeconds, r.lagUs(), r.pollRounds(),
-          r.meanPollMs());
+          r.meanPollMs(), r.retried(), r.retriedLagUs(), r.retriedCdf());
       } catch (ExecutionException e) {
         Throwable c = e.getCause();
         if (c instanceof IOException io) {
@@ -253,7 +280,10 @@ public final class ReadAfterWriteLag {
   private Result read(CuratorFramework zk, String run, TableName table, Settings s,
     Future<Double> writer) throws Exception {
     Histogram lag = new Histogram(3);
+    Histogram retriedLag = new Histogram(3);
     Map<String, Long> pending = new LinkedHashMap<>();
+    // Keys read once and not there: each one found later needed a retry.
+    Set<String> missedOnce = new HashSet<>();
     TreeSet<String> taken = new TreeSet<>();
     int expected = -1;
     int sampled = 0;
@@ -305,14 +335,47 @@ public final class ReadAfterWriteLag {
         pollNanos += System.nanoTime() - t0;
         rounds++;
         for (int i = 0; i < there.length; i++) {
+          String key = keys.get(i);
           if (there[i]) {
-            lag.recordValue(Math.max(0, seenUs - pending.remove(keys.get(i))));
+            long us = Math.max(0, seenUs - pending.remove(key));
+            lag.recordValue(us);
+            if (missedOnce.remove(key)) {
+              retriedLag.recordValue(us);
+            }
+          } else {
+            missedOnce.add(key);
           }
         }
       }
     }
     LOG.info("Read-after-write on {}: {} keys sampled, {} poll rounds", table, sampled, rounds);
     return new Result(s, sampled, 0, LatencySummary.of(lag), rounds,
-      rounds == 0 ? 0 : pollNanos / 1e6 / rounds);
+      rounds == 0 ? 0 : pollNanos / 1e6 / rounds, (int) retriedLag.getTotalCount(),
+      LatencySummary.of(retriedLag), cdf(retriedLag));
+  }
+
+  static final int CDF_POINTS = 50;
+
+  /** The histogram's cumulative distribution in ms, thinned to at most CDF_POINTS points. */
+  static List<double[]> cdf(Histogram us) {
+    List<double[]> all = new ArrayList<>();
+    long total = us.getTotalCount();
+    if (total == 0) {
+      return all;
+    }
+    long seen = 0;
+    for (org.HdrHistogram.HistogramIterationValue v : us.recordedValues()) {
+      seen += v.getCountAtValueIteratedTo();
+      all.add(new double[] { us.highestEquivalentValue(v.getValueIteratedTo()) / 1000.0,
+        (double) seen / total });
+    }
+    if (all.size() <= CDF_POINTS) {
+      return all;
+    }
+    List<double[]> thin = new ArrayList<>();
+    for (int i = 1; i <= CDF_POINTS; i++) {
+      thin.add(all.get((int) ((long) i * all.size() / CDF_POINTS) - 1));
+    }
+    return thin;
   }
 }

@@ -123,7 +123,8 @@ public final class YcsbBench {
     o.addOption(null, "rpc-warmup-ops", true, "--rpc-compare: read-write operations per path "
       + "before the measured runs (default 10000)");
     o.addOption(null, "out", true, "--rpc-compare: directory for report.md and the throughput "
-      + "plot (default $STRATA_WORK/bench/ycsb-rpc)");
+      + "plot (default $STRATA_WORK/bench/ycsb-rpc); --raw-lag: for the plot of the retried "
+      + "keys' lag (default $STRATA_WORK/bench/ycsb)");
     o.addOption(null, "stagger-ms", true,
       "start client process i i x this many ms after the first (default 0)");
     o.addOption(Option.builder().longOpt("ycsb").hasArg().argName("KEY=VALUE")
@@ -205,9 +206,15 @@ public final class YcsbBench {
           + "reader on separate connections, keys published in ZooKeeper%n", s.rawRecords(),
           s.rawTarget() == 0 ? "as many" : Integer.toString(s.rawTarget()));
         ArrayNode raw = json.putArray("raw_lag");
-        for (ReadAfterWriteLag.Result r : x.rawLag(out::println)) {
+        List<ReadAfterWriteLag.Result> lags = x.rawLag(out::println);
+        for (ReadAfterWriteLag.Result r : lags) {
           r.toJson(raw.addObject());
         }
+        File png = new File(s.out(), "raw-lag-retried-cdf.png");
+        LagPlot.write(lags, png);
+        out.println("keys that needed a retry, per buffer: " + LagPlot.shares(lags)
+          + " (YCSB++ on HBase: < 1 % at 10 KB, 7.4 % at 100 KB, 17 % at 1 MB, 23 % at 10 MB); "
+          + "plot: " + png);
       }
       if (s.rpcCompare() != null) {
         RpcCompare.Settings rc = s.rpcCompare();
@@ -286,7 +293,11 @@ public final class YcsbBench {
     File workDir = new File(cl.getOptionValue("work-dir",
       CommandLines.workDir("bench/ycsb").getPath()));
     RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb, settle);
-    File out = new File(cl.getOptionValue("out", CommandLines.workDir("bench/ycsb-rpc").getPath()));
+    if (cl.hasOption("out") && !rpc && !raw) {
+      throw new IllegalArgumentException("--out goes with --rpc-compare or --raw-lag");
+    }
+    File out = new File(cl.getOptionValue("out",
+      CommandLines.workDir(rpc ? "bench/ycsb-rpc" : "bench/ycsb").getPath()));
     return new Settings(phases, presplit, raw, (int) CommandLines.wholeNumber(cl, "clients", 1, 1),
       (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
       CommandLines.wholeNumber(cl, "records", rpc ? RPC_RECORDS_DEFAULT : 100_000, 1),
@@ -301,7 +312,7 @@ public final class YcsbBench {
     Settle settle) {
     if (!rpc) {
       for (String o : List.of("rpc-threads", "rpc-workloads", "rpc-seconds", "rpc-rounds",
-        "rpc-warmup-ops", "out")) {
+        "rpc-warmup-ops")) {
         if (cl.hasOption(o)) {
           throw new IllegalArgumentException("--" + o + " goes with --rpc-compare");
         }

@@ -140,6 +140,23 @@ public class YcsbPlusIT {
     // hundreds of milliseconds in it before they are sent.
     assertTrue(results.toString(), buffered.lagUs().p50() > unbuffered.lagUs().p50());
     assertTrue(results.toString(), buffered.lagUs().p99() > 200_000);
+    // As YCSB++ counts it: the keys not readable at their first read, and their lag alone.
+    for (ReadAfterWriteLag.Result r : results) {
+      assertTrue(r.toString(), r.retried() <= r.sampled());
+      assertEquals(r.toString(), r.retried(), r.retriedLagUs().count());
+      double last = 0;
+      for (double[] point : r.retriedCdf()) {
+        assertTrue(r.toString(), point[1] >= last && point[0] >= 0);
+        last = point[1];
+      }
+      assertEquals(r.toString(), r.retried() == 0 ? 0 : 1.0, last, 1e-9);
+    }
+    // Buffered keys wait in the client: most are not there at their first read.
+    assertTrue(results.toString(), buffered.retriedShare() > 0.5);
+    assertTrue(results.toString(), buffered.retriedShare() > unbuffered.retriedShare());
+    java.io.File png = new java.io.File("target/it-work/raw-lag-retried-cdf.png");
+    LagPlot.write(results, png);
+    assertTrue(javax.imageio.ImageIO.read(png).getWidth() > 100);
     results.forEach(System.out::println);
   }
 
