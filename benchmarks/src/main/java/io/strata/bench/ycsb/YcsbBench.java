@@ -71,7 +71,7 @@ public final class YcsbBench {
     int clients, int threads, long records, long operations, int regions, int rounds,
     Settle settle, int rawRecords, List<Long> rawBuffers, int rawTarget, int rawSample,
     long staggerMs, Map<String, String> ycsb, File workDir, RpcCompare.Settings rpcCompare,
-    File out) {
+    File out, boolean bulkloadCompare) {
   }
 
   static Options options() {
@@ -80,6 +80,9 @@ public final class YcsbBench {
       + "flush, settle, or a workload (a, b, c, f, update-only) (default " + DEFAULT_PHASES + ")");
     o.addOption(null, "presplit-compare", false,
       "load into a table pre-split into --regions regions and into a 1-region table");
+    o.addOption(null, "bulkload-compare", false, "the pre-split comparison's YCSB loads, then "
+      + "the same records bulk-loaded (HFiles per region + BulkLoadHFiles) into the same two "
+      + "tables: rows/s of each");
     o.addOption(null, "raw-lag", false,
       "measure read-after-write lag with the buffer sizes of --raw-buffers-kb");
     o.addOption(null, "clients", true, "YCSB client processes per phase (default 1)");
@@ -201,6 +204,13 @@ public final class YcsbBench {
           r.presplitOpsPerSec(), r.singleOpsPerSec(), r.ratio());
         r.toJson(json.putObject("presplit"));
       }
+      if (s.bulkloadCompare()) {
+        out.printf("%n== bulk load: %d records by YCSB's inserts and by HFiles + BulkLoadHFiles, "
+          + "into %d regions and into 1, %d round(s)%n", s.records(), s.regions(), s.rounds());
+        BulkLoadComparison.Result r = x.bulkload(out::println);
+        out.println(r);
+        r.toJson(json.putObject("bulkload"));
+      }
       if (s.rawLag()) {
         out.printf("%n== read-after-write lag: %d records per variant at %s writes/s, writer and "
           + "reader on separate connections, keys published in ZooKeeper%n", s.rawRecords(),
@@ -251,9 +261,10 @@ public final class YcsbBench {
     boolean presplit = cl.hasOption("presplit-compare");
     boolean raw = cl.hasOption("raw-lag");
     boolean rpc = cl.hasOption("rpc-compare");
+    boolean bulk = cl.hasOption("bulkload-compare");
     List<MultiPhaseRun.Step> phases = cl.hasOption("phases")
       ? MultiPhaseRun.parse(cl.getOptionValue("phases"))
-      : presplit || raw || rpc ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
+      : presplit || raw || rpc || bulk ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
     Map<String, String> ycsb = new LinkedHashMap<>();
     String[] kvs = cl.getOptionValues("ycsb");
     for (String kv : kvs == null ? new String[0] : kvs) {
@@ -269,7 +280,7 @@ public final class YcsbBench {
           + "--records and --operations");
       }
     }
-    if ((presplit || !phases.isEmpty()) && "ordered".equals(ycsb.get("insertorder"))) {
+    if ((presplit || bulk || !phases.isEmpty()) && "ordered".equals(ycsb.get("insertorder"))) {
       throw new IllegalArgumentException("The pre-split table is split for YCSB's hashed keys; "
         + "insertorder=ordered would load into one of its regions");
     }
@@ -304,7 +315,7 @@ public final class YcsbBench {
       CommandLines.wholeNumber(cl, "operations", rpc ? RPC_OPERATIONS_DEFAULT : 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
       (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
       buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
-      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out);
+      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk);
   }
 
   /** --rpc-compare's settings, null without it (then its options are refused). */
@@ -424,6 +435,24 @@ public final class YcsbBench {
           RegionServerActivity.of(hbase, t), s.settle(), dir.resolve("presplit"));
         try {
           return c.run(s.regions(), s.rounds(), progress::accept);
+        } finally {
+          YcsbTable.dropIfExists(admin, t);
+        }
+      }
+    }
+
+    BulkLoadComparison.Result bulkload(Consumer<Object> progress) throws Exception {
+      TableName t = TableName.valueOf("ycsb_bulkload");
+      try (Admin admin = hbase.connection().getAdmin()) {
+        PresplitComparison inserts = new PresplitComparison(admin, t, YcsbTable.DEFAULT_FAMILY,
+          clients().property(HBaseClient26.TABLE, t.getNameAsString()),
+          RegionServerActivity.of(hbase, t), s.settle(), dir.resolve("bulkload"));
+        BulkLoadComparison c = new BulkLoadComparison(hbase.configuration(), hbase.connection(),
+          t, YcsbTable.DEFAULT_FAMILY, inserts,
+          Integer.parseInt(s.ycsb().getOrDefault("fieldcount", "10")),
+          Integer.parseInt(s.ycsb().getOrDefault("fieldlength", "100")));
+        try {
+          return c.run(s.records(), s.regions(), s.rounds(), progress);
         } finally {
           YcsbTable.dropIfExists(admin, t);
         }

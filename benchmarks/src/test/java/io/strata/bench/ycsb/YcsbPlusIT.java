@@ -122,6 +122,25 @@ public class YcsbPlusIT {
   }
 
   @Test
+  public void bulkLoadLoadsEveryRowThroughHFilesPerRegion() throws Exception {
+    BulkLoadComparison.Result r = bench("bulkload", "--bulkload-compare", "--records", "3000",
+      "--regions", "4", "--threads", "2", "--settle-quiet-s", "1").bulkload(progress::add);
+    assertEquals(3000, r.insert().presplit().get(0).load().operations());
+    BulkLoadComparison.BulkLoad split = r.presplit().get(0);
+    BulkLoadComparison.BulkLoad single = r.single().get(0);
+    // Every row there (the comparison counts them), one HFile per region.
+    assertEquals(3000, split.rows());
+    assertEquals(3000, single.rows());
+    assertEquals(split.toString(), 4, split.files());
+    assertEquals(single.toString(), 1, single.files());
+    assertTrue(r.toString(), split.rowsPerSec() > 0 && single.rowsPerSec() > 0);
+    try (Admin admin = hbase.connection().getAdmin()) {
+      assertFalse(admin.tableExists(TableName.valueOf("ycsb_bulkload")));
+    }
+    System.out.println(r);
+  }
+
+  @Test
   public void readAfterWriteLagGrowsWithTheClientBuffer() throws Exception {
     List<ReadAfterWriteLag.Result> results = bench("raw", "--raw-lag", "--raw-records", "1500",
       "--raw-buffers-kb", "0,1024", "--raw-target", "1000", "--raw-sample", "1", "--regions", "2")
