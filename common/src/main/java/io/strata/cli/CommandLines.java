@@ -1,6 +1,8 @@
 package io.strata.cli;
 
 import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
@@ -83,6 +85,40 @@ public final class CommandLines {
       throw new IllegalArgumentException("--" + opt + " must be at least " + min + ", not " + v);
     }
     return v;
+  }
+
+  /**
+   * The comma-separated whole numbers of option {@code opt}, each from {@code min} to {@code max},
+   * duplicates dropped, in order; {@code dflt} when the option is absent.
+   *
+   * @throws IllegalArgumentException naming the option and the value when one is not such a
+   *                                  number or none is given
+   */
+  public static List<Integer> wholeNumbers(CommandLine cl, String opt, List<Integer> dflt,
+    int min, int max) {
+    String raw = cl.getOptionValue(opt);
+    if (raw == null) {
+      return dflt;
+    }
+    List<Integer> list = new ArrayList<>();
+    for (String p : raw.split(",", -1)) {
+      String t = p.trim();
+      int v;
+      try {
+        v = Integer.parseInt(t);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--" + opt + " takes whole numbers from " + min + " to "
+          + max + ", comma-separated, not '" + raw + "'");
+      }
+      if (v < min || v > max) {
+        throw new IllegalArgumentException("--" + opt + " values are from " + min + " to " + max
+          + ", not " + v);
+      }
+      if (!list.contains(v)) {
+        list.add(v);
+      }
+    }
+    return list;
   }
 
   /** A command line and the settings a command made of it. */

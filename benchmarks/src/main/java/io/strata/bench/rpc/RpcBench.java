@@ -121,7 +121,7 @@ public final class RpcBench {
     try {
       cl = CommandLines.parse(COMMAND, COMMAND + " [options]", HEADER, options(), args);
       Scale scale = Scale.parse(cl.getOptionValue("scale", "quick"));
-      List<Integer> sizes = positiveList(cl, "sizes", SIZES, 1 << 20);
+      List<Integer> sizes = CommandLines.wholeNumbers(cl, "sizes", SIZES, 1, 1 << 20);
       if (!sizes.contains(RpcBenchCluster.VALUE_BYTES)) {
         sizes = new ArrayList<>(new TreeSet<>(concat(sizes, RpcBenchCluster.VALUE_BYTES)));
       }
@@ -130,7 +130,8 @@ public final class RpcBench {
         throw new IllegalArgumentException("--loopback-delivery is inline or poller, not "
           + delivery);
       }
-      settings = new Settings(scale, sizes, positiveList(cl, "threads", THREADS, 256),
+      settings = new Settings(scale, sizes,
+        CommandLines.wholeNumbers(cl, "threads", THREADS, 1, 256),
         CommandLines.wholeNumber(cl, "cell-ms", scale.cellMs, 10),
         CommandLines.wholeNumber(cl, "warmup-ms", scale.warmupMs, 0),
         (int) CommandLines.wholeNumber(cl, "stage-calls", scale.stageCalls, 10), delivery,
@@ -460,34 +461,6 @@ public final class RpcBench {
 
   private static String[] order(String[] modes, int cell) {
     return cell % 2 == 0 ? modes : new String[] { modes[1], modes[0] };
-  }
-
-  private static List<Integer> positiveList(CommandLine cl, String opt, List<Integer> dflt,
-    int max) {
-    if (!cl.hasOption(opt)) {
-      return dflt;
-    }
-    List<Integer> list = new ArrayList<>();
-    for (String p : cl.getOptionValue(opt).split(",")) {
-      String t = p.trim();
-      int v;
-      try {
-        v = Integer.parseInt(t);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--" + opt + " takes whole numbers, not '" + t + "'");
-      }
-      if (v < 1 || v > max) {
-        throw new IllegalArgumentException("--" + opt + " values are from 1 to " + max + ", not "
-          + v);
-      }
-      if (!list.contains(v)) {
-        list.add(v);
-      }
-    }
-    if (list.isEmpty()) {
-      throw new IllegalArgumentException("--" + opt + " names no value");
-    }
-    return list;
   }
 
   private static Map<String, String> keyValues(String[] pairs) {

@@ -62,28 +62,21 @@ final class RpcMeasure {
     List<Thread> workers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       int id = i;
-      samples[i] = new long[1024];
       Thread t = new Thread(() -> {
         try (Table table = connection.getTable(RpcBenchCluster.TABLE)) {
           call.run(table); // the table's region location, before the clock starts
           ready.countDown();
           go.await();
+          Samples mine = new Samples();
           long end = window[0];
-          long[] mine = samples[id];
-          int n = 0;
           for (long now = System.nanoTime(); now - end < 0;) {
             call.run(table);
             long after = System.nanoTime();
-            if (n == mine.length && n < MAX_SAMPLES) {
-              mine = Arrays.copyOf(mine, Math.min(MAX_SAMPLES, n * 2));
-              samples[id] = mine;
-            }
-            if (n < mine.length) {
-              mine[n++] = after - now;
-            }
+            mine.add(after - now);
             now = after;
           }
-          counts[id] = n;
+          samples[id] = mine.values;
+          counts[id] = mine.count;
         } catch (Throwable e) {
           failed.compareAndSet(null, e);
           ready.countDown();
@@ -118,8 +111,7 @@ final class RpcMeasure {
   /** One thread's async calls, each joined before the next, for {@code seconds}. */
   static Figures runAsync(AsyncTable<?> table, double seconds, AsyncCall call) throws Exception {
     call.run(table);
-    long[] samples = new long[1024];
-    int n = 0;
+    Samples samples = new Samples();
     long cpu0 = OS.getProcessCpuTime();
     long alloc0 = allocated();
     long t0 = System.nanoTime();
@@ -127,17 +119,27 @@ final class RpcMeasure {
     for (long now = t0; now - end < 0;) {
       call.run(table);
       long after = System.nanoTime();
-      if (n == samples.length && n < MAX_SAMPLES) {
-        samples = Arrays.copyOf(samples, Math.min(MAX_SAMPLES, n * 2));
-      }
-      if (n < samples.length) {
-        samples[n++] = after - now;
-      }
+      samples.add(after - now);
       now = after;
     }
     double elapsed = (System.nanoTime() - t0) / 1e9;
-    return figures(new long[][] { samples }, new int[] { n }, elapsed,
+    return figures(new long[][] { samples.values }, new int[] { samples.count }, elapsed,
       OS.getProcessCpuTime() - cpu0, allocated() - alloc0);
+  }
+
+  /** One thread's latencies (ns), growing up to {@link #MAX_SAMPLES}; later ones are dropped. */
+  private static final class Samples {
+    long[] values = new long[1024];
+    int count;
+
+    void add(long ns) {
+      if (count == values.length && count < MAX_SAMPLES) {
+        values = Arrays.copyOf(values, Math.min(MAX_SAMPLES, count * 2));
+      }
+      if (count < values.length) {
+        values[count++] = ns;
+      }
+    }
   }
 
   private static Figures figures(long[][] samples, int[] counts, double seconds, long cpuNanos,

@@ -335,20 +335,8 @@ public final class YcsbBench {
         throw new IllegalArgumentException("--ycsb " + owned + " is set by --rpc-compare");
       }
     }
-    List<Integer> threads = new ArrayList<>();
-    String threadList = cl.getOptionValue("rpc-threads", "1,2,4,8,16");
-    for (String t : threadList.split(",", -1)) {
-      try {
-        int n = Integer.parseInt(t.trim());
-        if (n < 1 || n > 1024) {
-          throw new NumberFormatException();
-        }
-        threads.add(n);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--rpc-threads takes thread counts (1 to 1024), "
-          + "comma-separated, not '" + threadList + "'");
-      }
-    }
+    List<Integer> threads = CommandLines.wholeNumbers(cl, "rpc-threads",
+      RpcCompare.DEFAULT_THREADS, 1, 1024);
     List<String> workloads = new ArrayList<>();
     String workloadList = cl.getOptionValue("rpc-workloads",
       String.join(",", RpcCompare.WORKLOADS.keySet()));
