@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -205,6 +206,7 @@ public final class YcsbClients {
       dirs.stream().map(d -> d.resolve("hdr")).toList()).entrySet()) {
       latencies.put(e.getKey(), LatencySummary.of(e.getValue()));
     }
+    warnOfLostSamples(ops, latencies, dirs);
     if (runs.size() == 1) {
       YcsbReport r = runs.get(0).report();
       return new PhaseFigures(1, ops, failed, r.runTimeMs() / 1000.0, r.throughputOpsPerSec(),
@@ -234,6 +236,23 @@ public final class YcsbClients {
     return new PhaseFigures(runs.size(), ops, failed, seconds, ops / seconds, latencies,
       (maxStarted - minStarted) / 1000.0, (maxArrived - minArrived) / 1000.0,
       (maxJvm - minJvm) / 1000.0, runs);
+  }
+
+  /**
+   * YCSB's {@code Measurements.measure} drops a latency sample when its histogram throws
+   * (printing "ignoring and continuing" to the client's output), and the percentiles would then
+   * silently cover fewer operations than were done: say so, with where to look.
+   */
+  private static void warnOfLostSamples(long operations, Map<String, LatencySummary> latencies,
+    List<Path> dirs) {
+    long samples = latencies.entrySet().stream().filter(e -> !e.getKey().equals("CLEANUP"))
+      .mapToLong(e -> e.getValue().count()).sum();
+    if (samples != operations) {
+      System.err.printf(Locale.ROOT, "WARNING: YCSB recorded %d latencies for %d operations in "
+        + "%s: the percentiles cover %s operations than were done (a sample YCSB could not "
+        + "record is reported in the client's output as \"ignoring and continuing\")%n",
+        samples, operations, dirs, samples < operations ? "fewer" : "more");
+    }
   }
 
   private static Properties times(Path file) throws IOException {
