@@ -21,14 +21,18 @@ import org.apache.hadoop.fs.StorageType;
  * @param bytesWritten bytes the DataNodes wrote during the load, per storage type (all replicas)
  * @param placement the placement report of the case's HBase root at the end of the load
  * @param error why the case failed, or null
+ * @param resources the machine's and the RegionServer's means during the load from the
+ *   monitoring timeline ({@code cpu_user_pct}, {@code disk_write_mb_s}, {@code memstore_mb},
+ *   ..., and {@code gc_ms_total}, {@code memstore_mb_max}); empty when not measured
  */
 public record CaseResult(MediaCase mediaCase, long records, long recordsTarget, double throughputOps,
   double latencyUsAvg, double latencyUsP99, long insertsFailed, double loadSeconds,
-  double caseSeconds, Map<StorageType, Long> bytesWritten, ObjectNode placement, String error) {
+  double caseSeconds, Map<StorageType, Long> bytesWritten, ObjectNode placement, String error,
+  Map<String, Double> resources) {
 
   static CaseResult failed(MediaCase c, double caseSeconds, String error) {
     return new CaseResult(c, 0, 0, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN, caseSeconds,
-      Map.of(), null, error);
+      Map.of(), null, error, Map.of());
   }
 
   public boolean ok() {

@@ -33,6 +33,10 @@ public final class LineChart {
   public record Band(double from, double to, String label) {
   }
 
+  /** A vertical line at x (a phase boundary), labelled at its top. */
+  public record Marker(double x, String label) {
+  }
+
   private static final int WIDTH = 1100;
   private static final int HEIGHT = 480;
   private static final int LEFT = 80;
@@ -48,6 +52,10 @@ public final class LineChart {
   private final String yAxis;
   private final List<Series> series = new ArrayList<>();
   private final List<Band> bands = new ArrayList<>();
+  private final List<Marker> markers = new ArrayList<>();
+  /** x range fixed by {@link #xRange}, so that stacked charts share one axis; else the data's. */
+  private double fixedMinX = Double.NaN;
+  private double fixedMaxX = Double.NaN;
 
   public LineChart(String title, String xAxis, String yAxis) {
     this.title = title;
@@ -65,7 +73,50 @@ public final class LineChart {
     return this;
   }
 
+  public LineChart marker(double x, String label) {
+    markers.add(new Marker(x, label));
+    return this;
+  }
+
+  public LineChart xRange(double min, double max) {
+    fixedMinX = min;
+    fixedMaxX = max;
+    return this;
+  }
+
   public void write(File png) throws IOException {
+    BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = Canvas.white(img);
+    try {
+      draw(g, HEIGHT);
+    } finally {
+      g.dispose();
+    }
+    Canvas.write(img, png);
+  }
+
+  /** Charts one above another, each {@code panelHeight} pixels high, in one PNG. */
+  public static void writeStacked(List<LineChart> charts, int panelHeight, File png)
+    throws IOException {
+    BufferedImage img = new BufferedImage(WIDTH, panelHeight * charts.size(),
+      BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = Canvas.white(img);
+    try {
+      for (int i = 0; i < charts.size(); i++) {
+        Graphics2D panel = (Graphics2D) g.create(0, i * panelHeight, WIDTH, panelHeight);
+        try {
+          charts.get(i).draw(panel, panelHeight);
+        } finally {
+          panel.dispose();
+        }
+      }
+    } finally {
+      g.dispose();
+    }
+    Canvas.write(img, png);
+  }
+
+  private void draw(Graphics2D g, int height) {
     double minX = Double.POSITIVE_INFINITY;
     double maxX = Double.NEGATIVE_INFINITY;
     double maxY = 0;
@@ -78,6 +129,10 @@ public final class LineChart {
         }
       }
     }
+    if (!Double.isNaN(fixedMinX)) {
+      minX = fixedMinX;
+      maxX = fixedMaxX;
+    }
     if (minX > maxX) {
       minX = 0;
       maxX = 1;
@@ -86,11 +141,9 @@ public final class LineChart {
       maxX = minX + 1;
     }
     maxY = maxY <= 0 ? 1 : niceCeiling(maxY);
-    BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = Canvas.white(img);
-    try {
+    {
       int plotW = WIDTH - LEFT - RIGHT;
-      int plotH = HEIGHT - TOP - BOTTOM;
+      int plotH = height - TOP - BOTTOM;
       double x0 = minX;
       double xSpan = maxX - minX;
       double yMax = maxY;
@@ -109,6 +162,21 @@ public final class LineChart {
         g.fillRect(a, TOP, e - a, plotH);
         g.setColor(new Color(150, 80, 0));
         g.drawString(b.label(), a + 2, TOP - 4 - (bands.indexOf(b) % 2) * 13);
+      }
+      for (int i = 0; i < markers.size(); i++) {
+        Marker m = markers.get(i);
+        if (m.x() < minX || m.x() > maxX) {
+          continue;
+        }
+        int x = (int) px.applyAsDouble(m.x());
+        g.setColor(new Color(120, 120, 120));
+        g.setStroke(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+          new float[] { 4f, 4f }, 0f));
+        g.drawLine(x, TOP, x, TOP + plotH);
+        g.setStroke(new BasicStroke(1f));
+        g.setColor(new Color(60, 60, 60));
+        // Alternate two rows so that the labels of close boundaries do not overprint.
+        g.drawString(m.label(), x + 2, TOP - 4 - (i % 2) * 13);
       }
       g.setColor(new Color(225, 225, 225));
       for (int i = 0; i <= 4; i++) {
@@ -151,18 +219,15 @@ public final class LineChart {
           lastX = x;
           lastY = y;
         }
-        g.fillRect(legendX, HEIGHT - 16, 14, 8);
+        g.fillRect(legendX, height - 16, 14, 8);
         g.setColor(Color.DARK_GRAY);
-        g.drawString(s.name(), legendX + 18, HEIGHT - 8);
+        g.drawString(s.name(), legendX + 18, height - 8);
         legendX += 30 + fm.stringWidth(s.name());
       }
       g.setFont(TITLE);
       g.setColor(Color.BLACK);
       g.drawString(title, LEFT, 24);
-    } finally {
-      g.dispose();
     }
-    Canvas.write(img, png);
   }
 
   private static double niceCeiling(double v) {

@@ -1,10 +1,14 @@
 package io.strata.bench.media;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.Monitor;
+import io.strata.bench.monitor.RegionServerJmx;
+import io.strata.bench.monitor.Timeline;
 import io.strata.bench.ycsb.HBaseClient26;
 import io.strata.bench.ycsb.YcsbReport;
 import io.strata.bench.ycsb.YcsbRun;
 import io.strata.bench.ycsb.YcsbRunner;
+import io.strata.bench.ycsb.YcsbBench;
 import io.strata.bench.ycsb.YcsbTable;
 import io.strata.bench.ycsb.YcsbWorkloads;
 import io.strata.cli.CommandLines;
@@ -19,7 +23,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -181,8 +187,18 @@ public final class MediaBench {
     config.hbase("hbase.regionserver.hlog.blocksize", Long.toString(scale.walBlockBytes()));
     // The table is pre-split, as in the paper; no region splits during the load.
     config.hbase("hbase.hregion.max.filesize", Long.toString(100L << 30));
-    // The paper's Table 8.
+    // The paper's Table 8 (the per-case compaction threads and flushers: MediaCase#studyTuning).
     config.hbase("hbase.hstore.blockingStoreFiles", "15");
+    config.hbase("hbase.regionserver.handler.count", "200");
+    config.hbase("hbase.wal.provider", "multiwal");
+    config.hbase("hbase.wal.regiongrouping.numgroups", "4");
+    config.hbase("hbase.hregion.memstore.chunkpool.maxsize", "1");
+    config.hbase("hbase.hregion.memstore.chunkpool.initialsize", "0.5");
+    config.dfs("dfs.datanode.handler.count", "64");
+    config.dfs("dfs.namenode.handler.count", "100");
+    // The resource tables (the paper's Tables 9 to 11) and memstore over time (its Figure 15)
+    // come from monitoring each load over the RegionServer's /jmx.
+    YcsbBench.monitorKeys(MONITOR_MS).forEach(config::hbase);
     // One RegionServer in this JVM: the master need not wait 4.5 s for more to check in.
     config.hbase("hbase.master.wait.on.regionservers.timeout", "500");
     config.hbase("hbase.master.wait.on.regionservers.interval", "100");
@@ -198,6 +214,7 @@ public final class MediaBench {
     // Every case sets the same keys, so each overrides the previous case's.
     config.hbase(HConstants.HBASE_DIR, dfs.uri() + root);
     Map<String, String> keys = c.hbaseKeys(scale.compactionThresholdBytes());
+    keys.putAll(c.studyTuning());
     keys.forEach(config::hbase);
     out.printf(Locale.ROOT, "%s starting HBase: WAL %s, flushed %s, compacted %s/%s, archived %s%n",
       tag, c.wal(), c.flushed(), c.compactedSmall(), c.compactedLarge(), c.archived());
@@ -221,12 +238,19 @@ public final class MediaBench {
         + "%d threads%n", tag, (System.nanoTime() - t0) / 1e9, records, regions, scale.threads());
       Map<StorageType, Long> before = media.bytesWritten();
       YcsbRun run;
+      Timeline timeline;
       ScheduledExecutorService progress = progress(dir.resolve("load.err"), tag, out);
-      try {
+      try (Admin admin = hbase.connection().getAdmin();
+        Monitor monitor = Monitor.start(Duration.ofMillis(MONITOR_MS), Path.of("/"),
+          new RegionServerJmx(admin, Duration.ofSeconds(5)))) {
+        monitor.phase("load");
         run = runner(hbase, scale, records, dir).execute(YcsbRunner.Phase.LOAD, dir);
+        timeline = monitor.stop();
       } finally {
         progress.shutdownNow();
       }
+      timeline.plot(c.name(), dir.resolve("monitor.png").toFile());
+      Map<String, Double> resources = resources(timeline);
       Map<StorageType, Long> written = MediaEmulation.difference(media.bytesWritten(), before);
       ObjectNode placement;
       try (FileSystem fs = FileSystem.newInstance(dfs.uri(), dfs.configuration())) {
@@ -237,7 +261,7 @@ public final class MediaBench {
       long failed = insert.returnedTotal() - insert.returned("OK");
       result = new CaseResult(c, insert.count(), records, run.report().throughputOpsPerSec(),
         insert.averageUs(), insert.percentileUs(99).orElse(Double.NaN), failed,
-        run.report().runTimeMs() / 1000, 0, written, placement, null);
+        run.report().runTimeMs() / 1000, 0, written, placement, null, resources);
       out.printf(Locale.ROOT, "%s %,.0f ops/s, latency avg %,.0f us, p99 %,.0f us; written "
         + "RAM %s, SSD %s, HDD %s%s%n", tag, result.throughputOps(), result.latencyUsAvg(),
         result.latencyUsP99(), MediaReport.mib(MediaReport.written(result, Medium.RAM)),
@@ -255,7 +279,29 @@ public final class MediaBench {
     return new CaseResult(c, result.records(), result.recordsTarget(), result.throughputOps(),
       result.latencyUsAvg(),
       result.latencyUsP99(), result.insertsFailed(), result.loadSeconds(), seconds,
-      result.bytesWritten(), result.placement(), null);
+      result.bytesWritten(), result.placement(), null, result.resources());
+  }
+
+  /** Monitoring interval of the loads. */
+  static final long MONITOR_MS = 1000;
+
+  /**
+   * The load's means of every monitored series, and the GC milliseconds in all and the largest
+   * memstore over it.
+   */
+  static Map<String, Double> resources(Timeline t) {
+    Map<String, Double> r = new LinkedHashMap<>(t.means(t.phases().get(0)));
+    double gc = 0;
+    double memstore = 0;
+    for (int i = 0; i < t.t().length; i++) {
+      double g = t.series().get("gc_ms")[i];
+      double m = t.series().get("memstore_mb")[i];
+      gc += Double.isNaN(g) ? 0 : g;
+      memstore = Double.isNaN(m) ? memstore : Math.max(memstore, m);
+    }
+    r.put("gc_ms_total", gc);
+    r.put("memstore_mb_max", memstore);
+    return r;
   }
 
   private static YcsbRunner runner(EmbeddedHBase hbase, MediaScale scale, long records, Path dir)

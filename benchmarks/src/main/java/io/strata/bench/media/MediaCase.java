@@ -2,6 +2,7 @@ package io.strata.bench.media;
 
 import io.strata.hbase.tiering.TieringKeys;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.HConstants;
 
@@ -34,6 +35,20 @@ public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal,
     keys.put(TieringKeys.COMPACTION_LARGE_POLICY, compactedLarge.policy());
     keys.put(TieringKeys.COMPACTION_THRESHOLD, Long.toString(threshold));
     keys.put(TieringKeys.ARCHIVE_POLICY, archived.policy());
+    return keys;
+  }
+
+  /**
+   * The study's per-case tuning (its Table 8): 8 small-compaction threads and 15 flushers for
+   * every case with SSD in it, 3 and 5 for the others (HDDs share one channel between reads and
+   * writes, and more flushers and compactors there only contend).
+   */
+  public Map<String, String> studyTuning() {
+    boolean ssd = List.of(wal, oldWal, flushed, compactedSmall, compactedLarge, archived)
+      .contains(Medium.SSD);
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put("hbase.regionserver.thread.compaction.small", ssd ? "8" : "3");
+    keys.put("hbase.hstore.flusher.count", ssd ? "15" : "5");
     return keys;
   }
 

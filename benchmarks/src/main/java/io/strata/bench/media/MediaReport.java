@@ -170,6 +170,14 @@ final class MediaReport {
       if (r.placement() != null) {
         n.set("placement_at_end", r.placement());
       }
+      ObjectNode res = n.putObject("resources");
+      r.resources().forEach((k, v) -> {
+        if (Double.isNaN(v)) {
+          res.putNull(k);
+        } else {
+          res.put(k, Math.round(v * 1000) / 1000.0);
+        }
+      });
     }
     ArrayNode f = doc.putArray("findings");
     for (StudyFindings.Finding x : findings) {
@@ -180,6 +188,47 @@ final class MediaReport {
       n.put("verdict", x.verdict().text);
     }
     return doc;
+  }
+
+  /**
+   * The study's Tables 9 to 11 (disk, network, CPU) and its Figure 15 (memstore), per case over
+   * its load, from the monitoring timeline and the DataNodes' bytes per medium.
+   */
+  static String resourceTable(List<CaseResult> results) {
+    StringBuilder sb = new StringBuilder("## Resources during the load (the study's Tables 9 to "
+      + "11, Figure 15)\n\n");
+    sb.append("| case | written RAM MB/s | written SSD MB/s | written HDD MB/s | machine disk "
+      + "write MB/s | loopback MB/s | CPU user % | CPU system % | iowait % | memstore MiB mean "
+      + "/ max | flush queue | compaction queue | GC ms in all | updates blocked ms |\n");
+    sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (CaseResult r : results) {
+      if (!r.ok() || r.resources().isEmpty()) {
+        continue;
+      }
+      Map<String, Double> m = r.resources();
+      double s = r.loadSeconds();
+      sb.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f "
+        + "| %.1f | %.1f / %.1f | %.1f | %.1f | %.0f | %.0f |%n", r.mediaCase().name(),
+        written(r, Medium.RAM) / 1e6 / s, written(r, Medium.SSD) / 1e6 / s,
+        written(r, Medium.HDD) / 1e6 / s, v(m, "disk_write_mb_s"), v(m, "loopback_mb_s"),
+        v(m, "cpu_user_pct"), v(m, "cpu_system_pct"), v(m, "cpu_iowait_pct"),
+        v(m, "memstore_mb"), v(m, "memstore_mb_max"), v(m, "flush_queue"),
+        v(m, "compaction_queue"), v(m, "gc_ms_total"),
+        v(m, "updates_blocked_ms") * s / (MediaBench.MONITOR_MS / 1000.0)));
+    }
+    sb.append("\nMeans over each case's load, sampled every ").append(MediaBench.MONITOR_MS)
+      .append(" ms: the media's MB/s are the bytes the DataNodes wrote to them (all replicas) "
+        + "over the load time; the machine's disk, loopback traffic (the one-JVM cluster's "
+        + "RPC and DataNode pipelines: the study's network columns) and CPU shares from /proc, "
+        + "for the whole machine; memstore, queues, GC and blocked updates from the "
+        + "RegionServer's /jmx. Each case's timeline is plotted in cases/<case>/monitor.png "
+        + "(its memstore panel is the study's Figure 15).\n\n");
+    return sb.toString();
+  }
+
+  private static double v(Map<String, Double> m, String k) {
+    Double x = m.get(k);
+    return x == null ? Double.NaN : x;
   }
 
   private static void putRatio(ObjectNode n, String key, double v) {
@@ -241,6 +290,8 @@ final class MediaReport {
     long failed = results.stream().filter(CaseResult::ok).mapToLong(CaseResult::insertsFailed)
       .sum();
     sb.append(failed).append(".\n\n");
+
+    sb.append(resourceTable(results));
 
     if (plotProblem != null) {
       sb.append("Plots not drawn: ").append(plotProblem).append("\n\n");

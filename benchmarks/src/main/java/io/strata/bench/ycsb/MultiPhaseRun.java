@@ -107,6 +107,7 @@ public final class MultiPhaseRun {
   private final Settle settle;
   private final TableFlush flush;
   private final Path dir;
+  private Consumer<Step> onStep = step -> { };
 
   /**
    * @param clients the YCSB clients (their properties hold {@code recordcount} and {@code
@@ -122,6 +123,12 @@ public final class MultiPhaseRun {
     this.dir = dir;
   }
 
+  /** Told of each step as it starts (the monitoring timeline marks it). */
+  public MultiPhaseRun onStep(Consumer<Step> listener) {
+    this.onStep = listener;
+    return this;
+  }
+
   public List<StepResult> run(List<Step> steps, Consumer<StepResult> progress)
     throws IOException, InterruptedException {
     // YCSB loads records of the format of the workload file it is given; all of Strata's agree.
@@ -131,6 +138,7 @@ public final class MultiPhaseRun {
     for (int i = 0; i < steps.size(); i++) {
       Step step = steps.get(i);
       Path stepDir = dir.resolve((i + 1) + "-" + step.name());
+      onStep.accept(step);
       ActivitySnapshot before = activity.snapshot();
       long start = System.nanoTime();
       PhaseFigures figures = null;

@@ -3,6 +3,9 @@ package io.strata.bench.ycsb;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.Monitor;
+import io.strata.bench.monitor.RegionServerJmx;
+import io.strata.bench.monitor.Timeline;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.local.EmbeddedHBase;
@@ -71,7 +74,7 @@ public final class YcsbBench {
     int clients, int threads, long records, long operations, int regions, int rounds,
     Settle settle, int rawRecords, List<Long> rawBuffers, int rawTarget, int rawSample,
     long staggerMs, Map<String, String> ycsb, File workDir, RpcCompare.Settings rpcCompare,
-    File out, boolean bulkloadCompare) {
+    File out, boolean bulkloadCompare, long monitorMs) {
   }
 
   static Options options() {
@@ -125,9 +128,12 @@ public final class YcsbBench {
       + "path, the paths' order reversed each round (default 2)");
     o.addOption(null, "rpc-warmup-ops", true, "--rpc-compare: read-write operations per path "
       + "before the measured runs (default 10000)");
-    o.addOption(null, "out", true, "--rpc-compare: directory for report.md and the throughput "
-      + "plot (default $STRATA_WORK/bench/ycsb-rpc); --raw-lag: for the plot of the retried "
-      + "keys' lag (default $STRATA_WORK/bench/ycsb)");
+    o.addOption(null, "out", true, "directory for the plots: the monitoring timeline "
+      + "(monitor.png), --raw-lag's retried keys' lag, --rpc-compare's report.md and throughput "
+      + "plot (default $STRATA_WORK/bench/ycsb, with --rpc-compare $STRATA_WORK/bench/ycsb-rpc)");
+    o.addOption(null, "monitor-ms", true, "sample the machine's CPU, disk and network (/proc) and "
+      + "the RegionServers' metrics (/jmx) every this many ms through every phase, for "
+      + "results.json's monitoring section and monitor.png (default 1000; 0: off)");
     o.addOption(null, "stagger-ms", true,
       "start client process i i x this many ms after the first (default 0)");
     o.addOption(Option.builder().longOpt("ycsb").hasArg().argName("KEY=VALUE")
@@ -168,6 +174,9 @@ public final class YcsbBench {
       if (s.rpcCompare() != null) {
         defaults.putAll(RpcCompare.clusterKeys());
       }
+      if (s.monitorMs() > 0) {
+        defaults.putAll(monitorKeys(s.monitorMs()));
+      }
       for (Map.Entry<String, String> e : defaults.entrySet()) {
         if (!config.hbaseOverrides().containsKey(e.getKey())) {
           config.hbase(e.getKey(), e.getValue());
@@ -187,57 +196,23 @@ public final class YcsbBench {
       EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
       out.printf("[ycsb] HBase up, ZooKeeper %s%n", hbase.zookeeperQuorum());
       Experiments x = new Experiments(hbase, s, s.workDir().toPath().resolve("ycsb"));
-      if (!s.phases().isEmpty()) {
-        out.printf("%n== multi-phase run: %s (%d clients x %d threads, %d records, %d operations "
-          + "per workload, usertable pre-split into %d regions)%n", names(s.phases()),
-          s.clients(), s.threads(), s.records(), s.operations(), s.regions());
-        ArrayNode phases = json.putArray("phases");
-        for (MultiPhaseRun.StepResult r : x.phases(out::println)) {
-          r.toJson(phases.addObject());
+      try (Admin admin = hbase.connection().getAdmin();
+        Monitor monitor = s.monitorMs() <= 0 ? null : Monitor.start(
+          Duration.ofMillis(s.monitorMs()), Path.of("/"),
+          new RegionServerJmx(admin, Duration.ofSeconds(5)))) {
+        x.monitored(monitor);
+        experiments(x, s, args, json, violations, out);
+        if (monitor != null) {
+          Timeline timeline = monitor.stop();
+          timeline.toJson(json.putObject("monitoring"));
+          File png = new File(s.out(), "monitor.png");
+          png.getParentFile().mkdirs();
+          timeline.plot("strata bench ycsb", png);
+          out.println();
+          out.println(monitorSummary(timeline));
+          out.println("monitoring: " + timeline.t().length + " samples every " + s.monitorMs()
+            + " ms, plot: " + png);
         }
-      }
-      if (s.presplitCompare()) {
-        out.printf("%n== pre-split comparison: load of %d records into %d regions vs 1 region, "
-          + "%d round(s)%n", s.records(), s.regions(), s.rounds());
-        PresplitComparison.Result r = x.presplit(out::println);
-        out.printf(Locale.ROOT, "pre-split / single ingest throughput: %.0f / %.0f ops/s = %.2f%n",
-          r.presplitOpsPerSec(), r.singleOpsPerSec(), r.ratio());
-        r.toJson(json.putObject("presplit"));
-      }
-      if (s.bulkloadCompare()) {
-        out.printf("%n== bulk load: %d records by YCSB's inserts and by HFiles + BulkLoadHFiles, "
-          + "into %d regions and into 1, %d round(s)%n", s.records(), s.regions(), s.rounds());
-        BulkLoadComparison.Result r = x.bulkload(out::println);
-        out.println(r);
-        r.toJson(json.putObject("bulkload"));
-      }
-      if (s.rawLag()) {
-        out.printf("%n== read-after-write lag: %d records per variant at %s writes/s, writer and "
-          + "reader on separate connections, keys published in ZooKeeper%n", s.rawRecords(),
-          s.rawTarget() == 0 ? "as many" : Integer.toString(s.rawTarget()));
-        ArrayNode raw = json.putArray("raw_lag");
-        List<ReadAfterWriteLag.Result> lags = x.rawLag(out::println);
-        for (ReadAfterWriteLag.Result r : lags) {
-          r.toJson(raw.addObject());
-        }
-        File png = new File(s.out(), "raw-lag-retried-cdf.png");
-        LagPlot.write(lags, png);
-        out.println("keys that needed a retry, per buffer: " + LagPlot.shares(lags)
-          + " (YCSB++ on HBase: < 1 % at 10 KB, 7.4 % at 100 KB, 17 % at 1 MB, 23 % at 10 MB); "
-          + "plot: " + png);
-      }
-      if (s.rpcCompare() != null) {
-        RpcCompare.Settings rc = s.rpcCompare();
-        out.printf("%n== RPC comparison: %s at %s threads over Netty and over the RDMA endpoint "
-          + "(loopback transport), %d records, %d round(s) per path of at most %d operations or "
-          + "%d s%n", String.join(",", rc.workloads()), rc.threads(), rc.records(), rc.rounds(),
-          rc.operations(), rc.runTime().toSeconds());
-        RpcCompare.Result r = RpcCompare.run(hbase, rc, out::println);
-        r.toJson(json.putObject("rpc_compare"));
-        RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
-        out.println("report: " + new File(s.out(), RpcCompareReport.MARKDOWN) + ", plot: "
-          + new File(s.out(), RpcCompareReport.PLOT));
-        violations.addAll(r.violations());
       }
     }
     if (cl.hasOption("json")) {
@@ -251,6 +226,89 @@ public final class YcsbBench {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * RegionServer keys monitoring needs: an info server on a free port (its {@code /jmx} is what
+   * is read, as from a remote cluster) and metrics refreshed at the sampling interval (HBase
+   * refreshes them every 5 s by default).
+   */
+  public static Map<String, String> monitorKeys(long monitorMs) {
+    return Map.of(HConstants.REGIONSERVER_INFO_PORT, "0", "hbase.regionserver.metrics.period",
+      Long.toString(Math.min(5000, monitorMs)));
+  }
+
+  /** Per phase, the means the media study's resource tables give, one line each. */
+  static String monitorSummary(Timeline t) {
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+      "%-28s %7s %7s %7s %9s %9s %9s %9s %8s %7s%n", "phase (means)", "s", "user%", "sys%",
+      "diskR MB/s", "diskW MB/s", "lo MB/s", "memstore", "flushQ", "GC ms"));
+    for (Timeline.Phase p : t.phases()) {
+      Map<String, Double> m = t.means(p);
+      b.append(String.format(Locale.ROOT, "%-28s %7.1f %7.1f %7.1f %9.1f %9.1f %9.1f %9.1f %8.1f "
+        + "%7.1f%n", p.name(), p.endS() - p.startS(), m.get("cpu_user_pct"),
+        m.get("cpu_system_pct"), m.get("disk_read_mb_s"), m.get("disk_write_mb_s"),
+        m.get("loopback_mb_s"), m.getOrDefault("memstore_mb", Double.NaN),
+        m.getOrDefault("flush_queue", Double.NaN), m.getOrDefault("gc_ms", Double.NaN)));
+    }
+    return b.toString().stripTrailing();
+  }
+
+  private static void experiments(Experiments x, Settings s, String[] args, ObjectNode json,
+    List<String> violations, PrintStream out) throws Exception {
+    if (!s.phases().isEmpty()) {
+      out.printf("%n== multi-phase run: %s (%d clients x %d threads, %d records, %d operations "
+        + "per workload, usertable pre-split into %d regions)%n", names(s.phases()),
+        s.clients(), s.threads(), s.records(), s.operations(), s.regions());
+      ArrayNode phases = json.putArray("phases");
+      for (MultiPhaseRun.StepResult r : x.phases(out::println)) {
+        r.toJson(phases.addObject());
+      }
+    }
+    if (s.presplitCompare()) {
+      out.printf("%n== pre-split comparison: load of %d records into %d regions vs 1 region, "
+        + "%d round(s)%n", s.records(), s.regions(), s.rounds());
+      PresplitComparison.Result r = x.presplit(out::println);
+      out.printf(Locale.ROOT, "pre-split / single ingest throughput: %.0f / %.0f ops/s = %.2f%n",
+        r.presplitOpsPerSec(), r.singleOpsPerSec(), r.ratio());
+      r.toJson(json.putObject("presplit"));
+    }
+    if (s.bulkloadCompare()) {
+      out.printf("%n== bulk load: %d records by YCSB's inserts and by HFiles + BulkLoadHFiles, "
+        + "into %d regions and into 1, %d round(s)%n", s.records(), s.regions(), s.rounds());
+      BulkLoadComparison.Result r = x.bulkload(out::println);
+      out.println(r);
+      r.toJson(json.putObject("bulkload"));
+    }
+    if (s.rawLag()) {
+      out.printf("%n== read-after-write lag: %d records per variant at %s writes/s, writer and "
+        + "reader on separate connections, keys published in ZooKeeper%n", s.rawRecords(),
+        s.rawTarget() == 0 ? "as many" : Integer.toString(s.rawTarget()));
+      ArrayNode raw = json.putArray("raw_lag");
+      List<ReadAfterWriteLag.Result> lags = x.rawLag(out::println);
+      for (ReadAfterWriteLag.Result r : lags) {
+        r.toJson(raw.addObject());
+      }
+      File png = new File(s.out(), "raw-lag-retried-cdf.png");
+      LagPlot.write(lags, png);
+      out.println("keys that needed a retry, per buffer: " + LagPlot.shares(lags)
+        + " (YCSB++ on HBase: < 1 % at 10 KB, 7.4 % at 100 KB, 17 % at 1 MB, 23 % at 10 MB); "
+        + "plot: " + png);
+    }
+    if (s.rpcCompare() != null) {
+      RpcCompare.Settings rc = s.rpcCompare();
+      out.printf("%n== RPC comparison: %s at %s threads over Netty and over the RDMA endpoint "
+        + "(loopback transport), %d records, %d round(s) per path of at most %d operations or "
+        + "%d s%n", String.join(",", rc.workloads()), rc.threads(), rc.records(), rc.rounds(),
+        rc.operations(), rc.runTime().toSeconds());
+      x.mark("rpc-compare");
+      RpcCompare.Result r = RpcCompare.run(x.hbase, rc, out::println);
+      r.toJson(json.putObject("rpc_compare"));
+      RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
+      out.println("report: " + new File(s.out(), RpcCompareReport.MARKDOWN) + ", plot: "
+        + new File(s.out(), RpcCompareReport.PLOT));
+      violations.addAll(r.violations());
+    }
   }
 
   private static String names(List<MultiPhaseRun.Step> steps) {
@@ -304,8 +362,10 @@ public final class YcsbBench {
     File workDir = new File(cl.getOptionValue("work-dir",
       CommandLines.workDir("bench/ycsb").getPath()));
     RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb, settle);
-    if (cl.hasOption("out") && !rpc && !raw) {
-      throw new IllegalArgumentException("--out goes with --rpc-compare or --raw-lag");
+    long monitorMs = CommandLines.wholeNumber(cl, "monitor-ms", 1000, 0);
+    if (monitorMs > 0 && monitorMs < 100) {
+      throw new IllegalArgumentException("--monitor-ms takes 0 (off) or at least 100, not "
+        + monitorMs);
     }
     File out = new File(cl.getOptionValue("out",
       CommandLines.workDir(rpc ? "bench/ycsb-rpc" : "bench/ycsb").getPath()));
@@ -315,7 +375,8 @@ public final class YcsbBench {
       CommandLines.wholeNumber(cl, "operations", rpc ? RPC_OPERATIONS_DEFAULT : 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
       (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
       buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
-      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk);
+      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk,
+      monitorMs);
   }
 
   /** --rpc-compare's settings, null without it (then its options are refused). */
@@ -382,11 +443,24 @@ public final class YcsbBench {
     private final EmbeddedHBase hbase;
     private final Settings s;
     private final Path dir;
+    /** Marks each experiment's phases on the run's timeline; null when not monitoring. */
+    private Monitor monitor;
 
     Experiments(EmbeddedHBase hbase, Settings s, Path dir) {
       this.hbase = hbase;
       this.s = s;
       this.dir = dir;
+    }
+
+    Experiments monitored(Monitor m) {
+      this.monitor = m;
+      return this;
+    }
+
+    void mark(String phase) {
+      if (monitor != null) {
+        monitor.phase(phase);
+      }
     }
 
     /** What a YCSB process needs to find the cluster. */
@@ -409,7 +483,8 @@ public final class YcsbBench {
         YcsbTable.dropIfExists(admin, t);
         YcsbTable.create(admin, t, YcsbTable.DEFAULT_FAMILY, s.regions());
         MultiPhaseRun run = new MultiPhaseRun(clients(), RegionServerActivity.of(hbase, t),
-          s.settle(), () -> admin.flush(t), dir.resolve("phases"));
+          s.settle(), () -> admin.flush(t), dir.resolve("phases"))
+          .onStep(step -> mark(step.name()));
         return run.run(s.phases(), progress::accept);
       }
     }
@@ -417,6 +492,7 @@ public final class YcsbBench {
     PresplitComparison.Result presplit(Consumer<Object> progress)
       throws Exception {
       TableName t = TableName.valueOf("ycsb_presplit");
+      mark("presplit-compare");
       try (Admin admin = hbase.connection().getAdmin()) {
         PresplitComparison c = new PresplitComparison(admin, t, YcsbTable.DEFAULT_FAMILY,
           clients().property(HBaseClient26.TABLE, t.getNameAsString()),
@@ -431,6 +507,7 @@ public final class YcsbBench {
 
     BulkLoadComparison.Result bulkload(Consumer<Object> progress) throws Exception {
       TableName t = TableName.valueOf("ycsb_bulkload");
+      mark("bulkload-compare");
       try (Admin admin = hbase.connection().getAdmin()) {
         PresplitComparison inserts = new PresplitComparison(admin, t, YcsbTable.DEFAULT_FAMILY,
           clients().property(HBaseClient26.TABLE, t.getNameAsString()),
@@ -450,6 +527,7 @@ public final class YcsbBench {
     List<ReadAfterWriteLag.Result> rawLag(Consumer<Object> progress)
       throws Exception {
       TableName t = TableName.valueOf("ycsb_raw");
+      mark("raw-lag");
       int fieldCount = Integer.parseInt(s.ycsb().getOrDefault("fieldcount", "10"));
       int fieldLength = Integer.parseInt(s.ycsb().getOrDefault("fieldlength", "100"));
       ReadAfterWriteLag raw = new ReadAfterWriteLag(hbase.configuration(),

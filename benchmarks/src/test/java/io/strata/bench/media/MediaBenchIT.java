@@ -59,6 +59,15 @@ public class MediaBenchIT {
       assertTrue(c.toString(), c.path("latency_us_p99").asDouble() > 0);
       assertEquals(c.toString(), 0, c.path("inserts_failed").asLong());
       assertTrue(c.toString(), c.path("bytes_written_per_storage_type").isObject());
+      // The load's resources from its monitoring: the machine worked, the RegionServer's
+      // memstore held the records, and the timeline is plotted per case.
+      JsonNode res = c.path("resources");
+      assertTrue(res.toString(), res.path("cpu_user_pct").asDouble() > 0
+        && res.path("cpu_user_pct").asDouble() <= 100);
+      assertTrue(res.toString(), res.path("memstore_mb_max").asDouble() > 0);
+      assertTrue(res.toString(), res.path("gc_ms_total").asDouble() >= 0
+        && res.has("loopback_mb_s") && res.has("flush_queue"));
+      assertNotNull(ImageIO.read(new File(out, "cases/" + name + "/monitor.png")));
     }
     JsonNode ram = cases.path("50G_RAM");
     JsonNode hdd = cases.path("50G_HDD");

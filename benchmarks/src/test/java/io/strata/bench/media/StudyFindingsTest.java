@@ -17,7 +17,7 @@ public class StudyFindingsTest {
 
   private static CaseResult result(String name, double ops, double latencyUs) {
     return new CaseResult(MediaCases.byName(name).orElseThrow(), 1000, 1000, ops, latencyUs,
-      latencyUs * 10, 0, 10, 20, Map.of(), null, null);
+      latencyUs * 10, 0, 10, 20, Map.of(), null, null, Map.of());
   }
 
   private static StudyFindings.Finding finding(List<StudyFindings.Finding> all, String prefix) {

@@ -21,6 +21,8 @@ public class YcsbBenchTest {
     YcsbBench.Settings s = settings();
     assertEquals(MultiPhaseRun.parse(YcsbBench.DEFAULT_PHASES), s.phases());
     assertEquals(1, s.clients());
+    assertEquals(1000, s.monitorMs());
+    assertEquals(0, settings("--monitor-ms", "0").monitorMs());
     assertEquals(List.of(0L, 64L << 10, 1024L << 10), s.rawBuffers());
     // an experiment alone runs without the default phases, unless they are asked for
     assertTrue(settings("--raw-lag").phases().isEmpty());
@@ -55,7 +57,8 @@ public class YcsbBenchTest {
       { "--rpc-compare", "--rpc-threads", "0" }, { "--rpc-compare", "--rpc-threads", "1,x" },
       { "--rpc-compare", "--rpc-threads", "" }, { "--rpc-compare", "--rpc-workloads", "scan" },
       { "--rpc-compare", "--rpc-workloads", "read,read" }, { "--rpc-threads", "1,2" },
-      { "--out", "x" }, { "--rpc-compare", "--ycsb", "clientbuffering=true" },
+      { "--monitor-ms", "50" }, { "--monitor-ms", "-1" },
+      { "--rpc-compare", "--ycsb", "clientbuffering=true" },
       { "--rpc-compare", "--rpc-seconds", "0" }, { "--rpc-compare", "--rpc-rounds", "0" } }) {
       PrintStream err = System.err;
       ByteArrayOutputStream captured = new ByteArrayOutputStream();

@@ -2,17 +2,29 @@ package io.strata.bench.ycsb;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.Monitor;
+import io.strata.bench.monitor.RegionServerJmx;
+import io.strata.bench.monitor.Timeline;
 import io.strata.bench.ycsb.MultiPhaseRun.StepResult;
 import io.strata.local.EmbeddedHBase;
 import io.strata.local.TestClusters;
 import io.strata.local.TieredDfsCluster;
+import java.io.File;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
 import org.apache.commons.cli.DefaultParser;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Result;
@@ -41,7 +53,10 @@ public class YcsbPlusIT {
   public static final TestClusters.Running CLUSTER = TestClusters.running(
     TestClusters.small("ycsb-plus")
       .hbase("hbase.hregion.memstore.flush.size", Integer.toString(1 << 20))
-      .hbase("hbase.hstore.compactionThreshold", "2"));
+      .hbase("hbase.hstore.compactionThreshold", "2")
+      // What --monitor-ms sets: an info server whose /jmx the monitoring reads.
+      .hbase(HConstants.REGIONSERVER_INFO_PORT, "0")
+      .hbase("hbase.regionserver.metrics.period", "1000"));
 
   @BeforeClass
   public static void start() {
@@ -96,6 +111,64 @@ public class YcsbPlusIT {
     assertEquals(1000, updates.figures().operations());
     assertEquals(0, updates.figures().failed());
     assertEquals(1000, updates.figures().latenciesUs().get("UPDATE").count());
+  }
+
+  @Test
+  public void monitoringRecordsMachineAndRegionServerMetricsOnOnePhasedTimeline()
+    throws Exception {
+    YcsbBench.Experiments x = bench("monitored", "--phases", "load,flush,settle", "--records",
+      "4000", "--threads", "2", "--regions", "2", "--settle-quiet-s", "1", "--settle-max-s", "60");
+    Timeline t;
+    try (Admin admin = hbase.connection().getAdmin();
+      Monitor m = Monitor.start(Duration.ofMillis(250), Path.of("/"),
+        new RegionServerJmx(admin, Duration.ofSeconds(5)))) {
+      x.monitored(m);
+      x.phases(progress::add);
+      t = m.stop();
+    }
+    System.out.println(YcsbBench.monitorSummary(t));
+    assertEquals(List.of("load", "flush", "settle"),
+      t.phases().stream().map(Timeline.Phase::name).toList());
+    double seconds = t.phases().get(2).endS();
+    assertTrue(t.t().length + " samples in " + seconds + " s", t.t().length >= seconds / 0.25 / 2);
+    assertEquals(t.missing().toString(), 0, (int) t.missing().get("proc"));
+    // A RegionServer registers its metrics bean some time after it starts: samples before that
+    // are missing, none after.
+    double[] memstore = t.series().get("memstore_mb");
+    int first = 0;
+    while (first < memstore.length && Double.isNaN(memstore[first])) {
+      first++;
+    }
+    assertTrue(Arrays.toString(memstore), first < memstore.length / 2);
+    assertEquals(t.missing().toString(), first, (int) t.missing().get("hbase"));
+
+    // The YCSB client process talks to the RegionServer over loopback while it loads.
+    Map<String, Double> load = t.means(t.phases().get(0));
+    assertTrue(load.toString(), load.get("loopback_mb_s") > 0);
+    assertTrue(load.toString(), load.get("cpu_user_pct") > 0 && load.get("cpu_user_pct") <= 100);
+    // The RegionServer's own metrics, over /jmx: the load filled memstores, the flush left
+    // store files, and the per-interval counters never go backwards.
+    double most = 0;
+    for (int i = 0; i < t.t().length; i++) {
+      if (t.t()[i] <= t.phases().get(0).endS()) {
+        most = Math.max(most, memstore[i]);
+      }
+    }
+    assertTrue("memstore during the load " + Arrays.toString(memstore), most > 0);
+    double[] files = t.series().get("store_files");
+    assertTrue(Arrays.toString(files), files[files.length - 1] >= 2);
+    for (String counter : List.of("gc_ms", "blocked_requests", "updates_blocked_ms")) {
+      for (double v : t.series().get(counter)) {
+        assertTrue(counter + " " + v, Double.isNaN(v) || v >= 0);
+      }
+    }
+    ObjectNode json = new ObjectMapper().createObjectNode();
+    t.toJson(json);
+    assertEquals(t.t().length, json.get("series").get("memstore_mb").size());
+    assertTrue(json.get("phases").get(0).get("means").has("disk_write_mb_s"));
+    File png = workDir.resolve("monitor.png").toFile();
+    t.plot("YcsbPlusIT", png);
+    assertNotNull(ImageIO.read(png));
   }
 
   @Test

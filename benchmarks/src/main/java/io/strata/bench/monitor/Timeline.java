@@ -1,0 +1,144 @@
+package io.strata.bench.monitor;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.media.LineChart;
+import java.awt.Color;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@link Monitor} recorded: sample times, one value per series per sample ({@code NaN}
+ * where a source could not be read), and the run's phases on the same axis. A sample at time t
+ * covers the interval before it: rates and per-interval counts are over that interval, gauges
+ * are their value at t. Immutable once built.
+ *
+ * @param intervalS the sampling interval
+ * @param t seconds since the monitor started, per sample
+ * @param series per series name, its value per sample
+ * @param phases the phases marked, in order
+ * @param missing per source ({@code proc}, {@code hbase}), samples it could not give
+ */
+public record Timeline(double intervalS, double[] t, Map<String, double[]> series,
+  List<Phase> phases, Map<String, Integer> missing) {
+
+  /** One phase of the run, from its mark to the next (or to the end of monitoring). */
+  public record Phase(String name, double startS, double endS) {
+  }
+
+  /**
+   * Per series, the mean of the samples inside the phase (those after its start up to its end,
+   * at least one sample: the one at or after its end when the phase is shorter than a sample).
+   */
+  public Map<String, Double> means(Phase p) {
+    Map<String, Double> means = new LinkedHashMap<>();
+    for (Map.Entry<String, double[]> e : series.entrySet()) {
+      double sum = 0;
+      int n = 0;
+      int first = -1;
+      for (int i = 0; i < t.length; i++) {
+        if (t[i] > p.startS() && first < 0) {
+          first = i;
+        }
+        if (t[i] > p.startS() && t[i] <= p.endS() + 1e-9 && !Double.isNaN(e.getValue()[i])) {
+          sum += e.getValue()[i];
+          n++;
+        }
+      }
+      if (n == 0 && first >= 0 && !Double.isNaN(e.getValue()[first])) {
+        sum = e.getValue()[first];
+        n = 1;
+      }
+      means.put(e.getKey(), n == 0 ? Double.NaN : sum / n);
+    }
+    return means;
+  }
+
+  /**
+   * Fields {@code interval_ms}, {@code t_s}, {@code series} (name to values, null where
+   * missing), {@code phases} (name, start_s, end_s and the per-series {@code means}) and
+   * {@code missing_samples}.
+   */
+  public void toJson(ObjectNode node) {
+    node.put("interval_ms", Math.round(intervalS * 1000));
+    ArrayNode ts = node.putArray("t_s");
+    for (double v : t) {
+      ts.add(round(v));
+    }
+    ObjectNode s = node.putObject("series");
+    series.forEach((name, values) -> {
+      ArrayNode a = s.putArray(name);
+      for (double v : values) {
+        if (Double.isNaN(v)) {
+          a.addNull();
+        } else {
+          a.add(round(v));
+        }
+      }
+    });
+    ArrayNode ps = node.putArray("phases");
+    for (Phase p : phases) {
+      ObjectNode o = ps.addObject();
+      o.put("name", p.name());
+      o.put("start_s", round(p.startS()));
+      o.put("end_s", round(p.endS()));
+      ObjectNode m = o.putObject("means");
+      means(p).forEach((k, v) -> {
+        if (Double.isNaN(v)) {
+          m.putNull(k);
+        } else {
+          m.put(k, round(v));
+        }
+      });
+    }
+    ObjectNode miss = node.putObject("missing_samples");
+    missing.forEach(miss::put);
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  /** The panels of {@link #plot}: title, y axis, series shown. */
+  static final List<Object[]> PANELS = List.of(
+    new Object[] { "CPU (machine)", "% of all cores",
+      List.of("cpu_user_pct", "cpu_system_pct", "cpu_iowait_pct") },
+    new Object[] { "Disk (machine)", "MB/s", List.of("disk_read_mb_s", "disk_write_mb_s") },
+    new Object[] { "Network (machine)", "MB/s",
+      List.of("net_rx_mb_s", "net_tx_mb_s", "loopback_mb_s") },
+    new Object[] { "Memstore (RegionServers)", "MiB", List.of("memstore_mb") },
+    new Object[] { "Queues and store files (RegionServers)", "count",
+      List.of("flush_queue", "compaction_queue", "store_files") },
+    new Object[] { "Blocked updates and GC (per interval)", "ms / requests",
+      List.of("updates_blocked_ms", "blocked_requests", "gc_ms") });
+
+  private static final Color[] COLORS = { new Color(31, 119, 180), new Color(214, 39, 40),
+    new Color(44, 160, 44) };
+
+  /** One panel per kind of metric, on one time axis, each phase's start marked. */
+  @SuppressWarnings("unchecked")
+  public void plot(String title, File png) throws IOException {
+    List<LineChart> charts = new ArrayList<>();
+    double end = t.length == 0 ? 1 : Math.max(t[t.length - 1], 1);
+    for (Object[] panel : PANELS) {
+      LineChart c = new LineChart(charts.isEmpty() ? title + " - " + panel[0]
+        : (String) panel[0], "seconds", (String) panel[1]).xRange(0, end);
+      List<String> names = (List<String>) panel[2];
+      for (int i = 0; i < names.size(); i++) {
+        double[] y = series.get(names.get(i));
+        if (y != null) {
+          c.series(new LineChart.Series(names.get(i), COLORS[i % COLORS.length], t, y));
+        }
+      }
+      for (Phase p : phases) {
+        c.marker(p.startS(), p.name());
+      }
+      charts.add(c);
+    }
+    LineChart.writeStacked(charts, 260, png);
+  }
+}
