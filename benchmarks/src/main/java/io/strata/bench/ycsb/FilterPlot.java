@@ -1,0 +1,60 @@
+package io.strata.bench.ycsb;
+
+import io.strata.bench.media.LineChart;
+import java.awt.Color;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Server-side filtering as YCSB++ plots it (its Figures 14 and 16): per filter, time against
+ * scan length, server-side filter against the client-side predicate, one chart per selectivity.
+ * The x axis is log10 of the rows scanned (0 = 1 row, 3 = 1,000), the y axis microseconds per
+ * row scanned, so that scans of 1 and of 1,000 rows share one linear scale. Stateless.
+ */
+final class FilterPlot {
+  private static final Color[] COLORS = { new Color(40, 100, 190), new Color(200, 90, 40),
+    new Color(90, 170, 90), new Color(170, 110, 190) };
+
+  private static final String[] SHORT = { "key", "qualifier", "value", "row by col" };
+
+  private FilterPlot() {
+  }
+
+  /** {@code filters-<k>pct.png} in {@code dir} for each selectivity k; the files written. */
+  static List<File> write(FilterComparison.Result r, File dir) throws IOException {
+    Files.createDirectories(dir.toPath());
+    List<File> files = new ArrayList<>();
+    for (int k : r.settings().selectivities()) {
+      LineChart chart = new LineChart("Scans with YCSB++'s filters at " + k + " % selectivity: "
+        + "server-side filter (light) vs client-side predicate (dark)",
+        "scan length, log10 rows (0 = 1 row, 3 = 1,000 rows)", "time per row scanned (us)");
+      int i = 0;
+      for (FilterComparison.Kind kind : FilterComparison.Kind.values()) {
+        List<FilterComparison.Cell> cells = r.cells().stream()
+          .filter(c -> c.filter() == kind && c.selectivity() == k)
+          .sorted((a, b) -> Integer.compare(a.scanRows(), b.scanRows())).toList();
+        double[] x = new double[cells.size()];
+        double[] server = new double[cells.size()];
+        double[] client = new double[cells.size()];
+        for (int j = 0; j < x.length; j++) {
+          FilterComparison.Cell c = cells.get(j);
+          x[j] = Math.log10(c.scanRows());
+          server[j] = c.server().msPerScan() * 1000 / c.scanRows();
+          client[j] = c.client().msPerScan() * 1000 / c.scanRows();
+        }
+        Color color = COLORS[i++ % COLORS.length];
+        // short names: eight series share the legend's one line
+        String name = SHORT[kind.ordinal()];
+        chart.series(new LineChart.Series(name + " server", color.brighter(), x, server));
+        chart.series(new LineChart.Series(name + " client", color.darker(), x, client));
+      }
+      File png = new File(dir, "filters-" + k + "pct.png");
+      chart.write(png);
+      files.add(png);
+    }
+    return files;
+  }
+}
