@@ -35,13 +35,15 @@ import org.apache.hadoop.hbase.client.Admin;
  * comparison, the read-after-write lag with and without client-side buffering, several
  * YCSB client processes started together through a ZooKeeper barrier ({@code --clients}), and
  * YCSB over the hybrid RPC's RDMA endpoint against YCSB over Netty ({@code --rpc-compare},
- * {@link RpcCompare}). Not thread-safe: one run per JVM.
+ * {@link RpcCompare}) and YCSB++'s four server-side filters against the same predicate applied
+ * in the client ({@code --filter-compare}, {@link FilterComparison}). Not thread-safe: one run
+ * per JVM.
  */
 public final class YcsbBench {
   private static final String COMMAND = "strata bench ycsb";
   private static final String HEADER = "Starts the embedded tiered cluster (as strata local does) "
     + "and runs YCSB++'s experiments: the phases of --phases (default unless --presplit-compare "
-    + "or --raw-lag or --rpc-compare alone), the pre-split comparison and the read-after-write "
+    + "or --raw-lag or --rpc-compare or --filter-compare alone), the pre-split comparison and the read-after-write "
     + "lag; YCSB runs in --clients processes of --threads threads, started together through a "
     + "ZooKeeper barrier when more than one. --rpc-compare starts the cluster with the hybrid "
     + "RPC server on the loopback transport and runs YCSB's read, write and read-write "
@@ -59,6 +61,10 @@ public final class YcsbBench {
   static final long RPC_RECORDS_DEFAULT = 20_000;
   /** Most operations of an --rpc-compare run unless --operations says otherwise. */
   static final long RPC_OPERATIONS_DEFAULT = 1_000_000;
+  /** Records loaded by --filter-compare unless --records says otherwise. */
+  static final long FILTER_RECORDS_DEFAULT = 20_000;
+  /** Fields of a --filter-compare row unless --ycsb fieldcount says otherwise: the paper's. */
+  static final int FILTER_FIELDS_DEFAULT = 100;
   /** YCSB properties --rpc-compare sets itself. */
   static final List<String> RPC_OWNED = List.of(HBaseClient26.TABLE, HBaseClient26.CONNECTION,
     HBaseClient26.CLIENT_BUFFERING);
@@ -74,7 +80,8 @@ public final class YcsbBench {
     int clients, int threads, long records, long operations, int regions, int rounds,
     Settle settle, int rawRecords, List<Long> rawBuffers, int rawTarget, int rawSample,
     long staggerMs, Map<String, String> ycsb, File workDir, RpcCompare.Settings rpcCompare,
-    File out, boolean bulkloadCompare, long monitorMs) {
+    File out, boolean bulkloadCompare, long monitorMs,
+    FilterComparison.Settings filters) {
   }
 
   static Options options() {
@@ -128,8 +135,23 @@ public final class YcsbBench {
       + "path, the paths' order reversed each round (default 2)");
     o.addOption(null, "rpc-warmup-ops", true, "--rpc-compare: read-write operations per path "
       + "before the measured runs (default 10000)");
+    o.addOption(null, "filter-compare", false, "YCSB++'s four server-side filters (RowFilter, "
+      + "QualifierFilter, ValueFilter with RegexStringComparator, SingleColumnValueFilter) "
+      + "against the same scans unfiltered with the predicate applied in the client, per scan "
+      + "length and selectivity: ms per scan, bytes returned, the matches checked against the "
+      + "data on both sides; rows of --ycsb fieldcount (default " + FILTER_FIELDS_DEFAULT
+      + ") x fieldlength (default 100) bytes, --records defaults to " + FILTER_RECORDS_DEFAULT);
+    o.addOption(null, "filter-lengths", true, "--filter-compare: rows per scan, comma-separated "
+      + "(default 1,10,100,1000)");
+    o.addOption(null, "filter-selectivities", true, "--filter-compare: share of rows or cells "
+      + "each filter passes, whole percents, comma-separated (default 1,10,50,100)");
+    o.addOption(null, "filter-reps", true, "--filter-compare: scans per filter, length, "
+      + "selectivity and side (default 10)");
+    o.addOption(null, "filter-seed", true, "--filter-compare: seed of the scans' random starts "
+      + "(default 1)");
     o.addOption(null, "out", true, "directory for the plots: the monitoring timeline "
-      + "(monitor.png), --raw-lag's retried keys' lag, --rpc-compare's report.md and throughput "
+      + "(monitor.png), --raw-lag's retried keys' lag, --filter-compare's plots, --rpc-compare's "
+      + "report.md and throughput "
       + "plot (default $STRATA_WORK/bench/ycsb, with --rpc-compare $STRATA_WORK/bench/ycsb-rpc)");
     o.addOption(null, "monitor-ms", true, "sample the machine's CPU, disk and network (/proc) and "
       + "the RegionServers' metrics (/jmx) every this many ms through every phase, for "
@@ -221,8 +243,7 @@ public final class YcsbBench {
       out.println("JSON written to " + file);
     }
     if (!violations.isEmpty()) {
-      System.err.println(COMMAND + ": --rpc-compare: runs did not go over the path they claim: "
-        + violations);
+      System.err.println(COMMAND + ": " + violations);
       return 1;
     }
     return 0;
@@ -307,7 +328,22 @@ public final class YcsbBench {
       RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
       out.println("report: " + new File(s.out(), RpcCompareReport.MARKDOWN) + ", plot: "
         + new File(s.out(), RpcCompareReport.PLOT));
-      violations.addAll(r.violations());
+      r.violations().forEach(v -> violations.add("--rpc-compare: a run did not go over the "
+        + "path it claims: " + v));
+    }
+    if (s.filters() != null) {
+      FilterComparison.Settings f = s.filters();
+      out.printf("%n== server-side filtering: %d records of %d x %d B, scans of %s rows, "
+        + "selectivities %s %%, %d scans per side and cell%n", f.records(), f.fieldCount(),
+        f.fieldLength(), f.scanRows(), f.selectivities(), f.repetitions());
+      FilterComparison.Result r = x.filters(out::println);
+      r.toJson(json);
+      List<File> pngs = FilterPlot.write(r, s.out());
+      r.summary().forEach(out::println);
+      out.println(FilterComparison.PAPER + "; plots: " + pngs);
+      for (FilterComparison.Cell c : r.disagreements()) {
+        violations.add("--filter-compare: server and client disagree: " + c);
+      }
     }
   }
 
@@ -320,9 +356,11 @@ public final class YcsbBench {
     boolean raw = cl.hasOption("raw-lag");
     boolean rpc = cl.hasOption("rpc-compare");
     boolean bulk = cl.hasOption("bulkload-compare");
+    boolean filter = cl.hasOption("filter-compare");
     List<MultiPhaseRun.Step> phases = cl.hasOption("phases")
       ? MultiPhaseRun.parse(cl.getOptionValue("phases"))
-      : presplit || raw || rpc || bulk ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
+      : presplit || raw || rpc || bulk || filter ? List.of()
+        : MultiPhaseRun.parse(DEFAULT_PHASES);
     Map<String, String> ycsb = new LinkedHashMap<>();
     String[] kvs = cl.getOptionValues("ycsb");
     for (String kv : kvs == null ? new String[0] : kvs) {
@@ -367,16 +405,51 @@ public final class YcsbBench {
       throw new IllegalArgumentException("--monitor-ms takes 0 (off) or at least 100, not "
         + monitorMs);
     }
+    FilterComparison.Settings filterSettings = filterSettings(cl, filter, ycsb);
     File out = new File(cl.getOptionValue("out",
       CommandLines.workDir(rpc ? "bench/ycsb-rpc" : "bench/ycsb").getPath()));
     return new Settings(phases, presplit, raw, (int) CommandLines.wholeNumber(cl, "clients", 1, 1),
       (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
-      CommandLines.wholeNumber(cl, "records", rpc ? RPC_RECORDS_DEFAULT : 100_000, 1),
+      CommandLines.wholeNumber(cl, "records", rpc ? RPC_RECORDS_DEFAULT
+        : filter && phases.isEmpty() && !presplit && !bulk ? FILTER_RECORDS_DEFAULT : 100_000, 1),
       CommandLines.wholeNumber(cl, "operations", rpc ? RPC_OPERATIONS_DEFAULT : 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
       (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
       buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
       CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk,
-      monitorMs);
+      monitorMs, filterSettings);
+  }
+
+  /** --filter-compare's settings, null without it (then its options are refused). */
+  static FilterComparison.Settings filterSettings(CommandLine cl, boolean filter,
+    Map<String, String> ycsb) {
+    if (!filter) {
+      for (String o : List.of("filter-lengths", "filter-selectivities", "filter-reps",
+        "filter-seed")) {
+        if (cl.hasOption(o)) {
+          throw new IllegalArgumentException("--" + o + " goes with --filter-compare");
+        }
+      }
+      return null;
+    }
+    return new FilterComparison.Settings(
+      CommandLines.wholeNumber(cl, "records", FILTER_RECORDS_DEFAULT, 1),
+      ycsbInt(ycsb, "fieldcount", FILTER_FIELDS_DEFAULT), ycsbInt(ycsb, "fieldlength", 100),
+      (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
+      CommandLines.wholeNumbers(cl, "filter-lengths", List.of(1, 10, 100, 1000), 1,
+        Integer.MAX_VALUE),
+      CommandLines.wholeNumbers(cl, "filter-selectivities", List.of(1, 10, 50, 100), 1, 100),
+      (int) CommandLines.wholeNumber(cl, "filter-reps", 10, 1),
+      CommandLines.wholeNumber(cl, "filter-seed", 1, 0));
+  }
+
+  private static int ycsbInt(Map<String, String> ycsb, String key, int dflt) {
+    String v = ycsb.get(key);
+    try {
+      return v == null ? dflt : Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--ycsb " + key + " takes a whole number, not '" + v
+        + "'");
+    }
   }
 
   /** --rpc-compare's settings, null without it (then its options are refused). */
@@ -434,6 +507,7 @@ public final class YcsbBench {
     node.put("raw_records", s.rawRecords());
     node.put("raw_target_ops_per_s", s.rawTarget());
     node.put("rpc_compare", s.rpcCompare() != null);
+    node.put("filter_compare", s.filters() != null);
     ObjectNode ycsb = node.putObject("ycsb");
     s.ycsb().forEach(ycsb::put);
   }
@@ -522,6 +596,12 @@ public final class YcsbBench {
           YcsbTable.dropIfExists(admin, t);
         }
       }
+    }
+
+    FilterComparison.Result filters(Consumer<Object> progress) throws Exception {
+      mark("filter-compare");
+      return new FilterComparison(hbase.connection(), TableName.valueOf("ycsb_filter"),
+        YcsbTable.DEFAULT_FAMILY, s.filters()).run(progress);
     }
 
     List<ReadAfterWriteLag.Result> rawLag(Consumer<Object> progress)

@@ -59,7 +59,12 @@ public class YcsbBenchTest {
       { "--rpc-compare", "--rpc-workloads", "read,read" }, { "--rpc-threads", "1,2" },
       { "--monitor-ms", "50" }, { "--monitor-ms", "-1" },
       { "--rpc-compare", "--ycsb", "clientbuffering=true" },
-      { "--rpc-compare", "--rpc-seconds", "0" }, { "--rpc-compare", "--rpc-rounds", "0" } }) {
+      { "--rpc-compare", "--rpc-seconds", "0" }, { "--rpc-compare", "--rpc-rounds", "0" },
+      { "--filter-lengths", "10" }, { "--filter-compare", "--filter-lengths", "0" },
+      { "--filter-compare", "--filter-selectivities", "101" },
+      { "--filter-compare", "--ycsb", "fieldcount=150" },
+      { "--filter-compare", "--ycsb", "fieldlength=3" },
+      { "--filter-compare", "--ycsb", "fieldcount=x" } }) {
       PrintStream err = System.err;
       ByteArrayOutputStream captured = new ByteArrayOutputStream();
       System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));

@@ -39,8 +39,9 @@ import org.junit.Test;
 /**
  * YCSB++'s extensions as {@code strata bench ycsb} runs them, each on small counts, on one
  * embedded tiered cluster: a multi-phase run with the flushes and compactions of each phase, the
- * pre-split comparison, the read-after-write lag with and without client buffering, and client
- * processes started together through the ZooKeeper barrier.
+ * pre-split comparison, the read-after-write lag with and without client buffering, client
+ * processes started together through the ZooKeeper barrier, and YCSB++'s four server-side filters
+ * against the same predicate applied in the client.
  */
 public class YcsbPlusIT {
   private static Path workDir;
@@ -250,6 +251,94 @@ public class YcsbPlusIT {
     LagPlot.write(results, png);
     assertTrue(javax.imageio.ImageIO.read(png).getWidth() > 100);
     results.forEach(System.out::println);
+  }
+
+  @Test
+  public void serverSideFiltersReturnWhatTheClientSideFindsAtTheGivenSelectivity()
+    throws Exception {
+    FilterComparison.Result r = bench("filters", "--filter-compare", "--records", "1000",
+      "--regions", "2", "--filter-lengths", "1,10,100", "--filter-selectivities", "1,10,50,100",
+      "--filter-reps", "4", "--ycsb", "fieldlength=20").filters(progress::add);
+    r.cells().forEach(System.out::println);
+    r.summary().forEach(System.out::println);
+    assertEquals(3 * 4 * 4, r.cells().size());
+    assertTrue(r.disagreements().toString(), r.disagreements().isEmpty());
+    for (FilterComparison.Cell c : r.cells()) {
+      String what = c.toString();
+      assertEquals(what, 4, c.scans());
+      assertEquals(what, 4L * c.scanRows(), c.rowsScanned());
+      // both sides found what the data holds, the same rows
+      assertEquals(what, c.expected(), c.server().matched());
+      assertEquals(what, c.expected(), c.client().matched());
+      assertEquals(what, c.server().rows(), c.client().rows());
+      long perRow = c.filter().selectsRows() ? 1 : 100;
+      // each row holds exactly k % of its 100 fields' markers; rows' markers are exact over any
+      // 100 consecutive rows, and over any 10 at multiples of 10 %
+      boolean exact = !c.filter().selectsRows() || c.scanRows() % 100 == 0
+        || c.scanRows() % 10 == 0 && c.selectivity() % 10 == 0;
+      if (exact) {
+        assertEquals(what, c.rowsScanned() * perRow * c.selectivity() / 100, c.expected());
+      }
+      if (c.filter().selectsRows()) {
+        assertEquals(what, c.expected(), c.server().rows());
+      } else {
+        assertEquals(what, c.rowsScanned(), c.server().rows()); // every row has a match
+      }
+      // the client got every cell of the rows scanned; the server only what passed
+      long rowBytes = c.client().bytes() / c.rowsScanned();
+      assertTrue(what, rowBytes > 100 * 20);
+      assertEquals(what, c.scannedBytes(), c.client().bytes());
+      if (c.selectivity() == 100) {
+        assertEquals(what, c.client().bytes(), c.server().bytes());
+      } else {
+        assertTrue(what, c.server().bytes() < c.client().bytes());
+      }
+      if (c.filter().selectsRows()) {
+        assertEquals(what, c.expected() * rowBytes, c.server().bytes());
+      }
+      assertTrue(what, c.server().msPerScan() > 0 && c.client().msPerScan() > 0);
+      assertEquals(what, c.client().msPerScan() / c.server().msPerScan(), c.ratio(), 1e-9);
+    }
+    // over the 400 rows scanned at 100 rows, 1 % of the rows and 1 % of the cells
+    FilterComparison.Cell rows1 = cell(r, FilterComparison.Kind.ROW_BY_COLUMN, 100, 1);
+    assertEquals(4, rows1.expected());
+    assertEquals(400, cell(r, FilterComparison.Kind.VALUE, 100, 1).expected());
+
+    com.fasterxml.jackson.databind.node.ObjectNode json =
+      new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    r.toJson(json);
+    assertEquals(48, json.get("filters").size());
+    com.fasterxml.jackson.databind.JsonNode first = json.get("filters").get(0);
+    for (String field : List.of("filter", "hbase_filter", "scan_rows", "selectivity",
+      "rows_matched", "ratio", "mb_scanned_per_scan")) {
+      assertTrue(field + " in " + first, first.has(field));
+    }
+    for (String field : List.of("ms_per_scan", "bytes", "matched")) {
+      assertTrue(field + " in " + first, first.get("server").has(field));
+      assertTrue(field + " in " + first, first.get("client").has(field));
+    }
+    assertEquals("row-key", first.get("filter").asText());
+    assertEquals(1, first.get("scan_rows").asInt());
+    assertEquals(0.01, first.get("selectivity").asDouble(), 1e-9);
+    assertTrue(json.get("filters_summary").get("agree").asBoolean());
+    assertEquals(16, json.get("filters_summary").get("server_pays_from").size());
+
+    java.io.File dir = new java.io.File("target/it-work/filters");
+    List<java.io.File> pngs = FilterPlot.write(r, dir);
+    assertEquals(4, pngs.size());
+    for (java.io.File png : pngs) {
+      java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png);
+      assertTrue(png.toString(), img != null && img.getWidth() > 100);
+    }
+    try (Admin admin = hbase.connection().getAdmin()) {
+      assertFalse(admin.tableExists(TableName.valueOf("ycsb_filter")));
+    }
+  }
+
+  private static FilterComparison.Cell cell(FilterComparison.Result r,
+    FilterComparison.Kind kind, int rows, int selectivity) {
+    return r.cells().stream().filter(c -> c.filter() == kind && c.scanRows() == rows
+      && c.selectivity() == selectivity).findFirst().orElseThrow();
   }
 
   @Test
