@@ -14,8 +14,9 @@ import java.util.Locale;
 
 /**
  * Line charts as PNG files, drawn with headless {@code java.awt}: one or more series of y over x
- * (seconds of a run, a value size, a thread count), and shaded bands with a label over the ranges
- * of x where something happened (a fault and its repair, a flush). The companion of
+ * (seconds of a run, a value size, a thread count), shaded bands with a label over the ranges
+ * of x where something happened (a fault and its repair, a flush), and vertical markers at single
+ * instants (a GC pause). The companion of
  * {@link BarChart}. Not thread-safe: one chart per thread.
  */
 public final class LineChart {
@@ -33,6 +34,10 @@ public final class LineChart {
   public record Band(double from, double to, String label) {
   }
 
+  /** A vertical line at x across the plot; its name goes in the legend once per name. */
+  public record Marker(double x, String name, Color color) {
+  }
+
   private static final int WIDTH = 1100;
   private static final int HEIGHT = 480;
   private static final int LEFT = 80;
@@ -48,6 +53,8 @@ public final class LineChart {
   private final String yAxis;
   private final List<Series> series = new ArrayList<>();
   private final List<Band> bands = new ArrayList<>();
+  private final List<Marker> markers = new ArrayList<>();
+  private Color bandColor = BAND;
 
   public LineChart(String title, String xAxis, String yAxis) {
     this.title = title;
@@ -65,7 +72,23 @@ public final class LineChart {
     return this;
   }
 
+  public LineChart marker(Marker m) {
+    markers.add(m);
+    return this;
+  }
+
+  /** The fill of the bands (default a light orange). */
+  public LineChart bandColor(Color c) {
+    bandColor = c;
+    return this;
+  }
+
   public void write(File png) throws IOException {
+    Canvas.write(render(), png);
+  }
+
+  /** The chart as an image, for a caller that puts several charts into one file. */
+  public BufferedImage render() {
     double minX = Double.POSITIVE_INFINITY;
     double maxX = Double.NEGATIVE_INFINITY;
     double maxY = 0;
@@ -105,10 +128,20 @@ public final class LineChart {
         }
         int a = (int) px.applyAsDouble(Math.max(minX, b.from()));
         int e = (int) Math.max(a + 2, px.applyAsDouble(Math.min(maxX, b.to())));
-        g.setColor(BAND);
+        g.setColor(bandColor);
         g.fillRect(a, TOP, e - a, plotH);
-        g.setColor(new Color(150, 80, 0));
-        g.drawString(b.label(), a + 2, TOP - 4 - (bands.indexOf(b) % 2) * 13);
+        if (!b.label().isEmpty()) {
+          g.setColor(new Color(150, 80, 0));
+          g.drawString(b.label(), a + 2, TOP - 4 - (bands.indexOf(b) % 2) * 13);
+        }
+      }
+      for (Marker m : markers) {
+        if (m.x() < minX || m.x() > maxX) {
+          continue;
+        }
+        int x = (int) px.applyAsDouble(m.x());
+        g.setColor(m.color());
+        g.drawLine(x, TOP, x, TOP + plotH);
       }
       g.setColor(new Color(225, 225, 225));
       for (int i = 0; i <= 4; i++) {
@@ -156,13 +189,25 @@ public final class LineChart {
         g.drawString(s.name(), legendX + 18, HEIGHT - 8);
         legendX += 30 + fm.stringWidth(s.name());
       }
+      List<String> named = new ArrayList<>();
+      for (Marker m : markers) {
+        if (m.name().isEmpty() || named.contains(m.name())) {
+          continue;
+        }
+        named.add(m.name());
+        g.setColor(m.color());
+        g.fillRect(legendX + 6, HEIGHT - 18, 2, 12);
+        g.setColor(Color.DARK_GRAY);
+        g.drawString(m.name(), legendX + 12, HEIGHT - 8);
+        legendX += 24 + fm.stringWidth(m.name());
+      }
       g.setFont(TITLE);
       g.setColor(Color.BLACK);
       g.drawString(title, LEFT, 24);
     } finally {
       g.dispose();
     }
-    Canvas.write(img, png);
+    return img;
   }
 
   private static double niceCeiling(double v) {
