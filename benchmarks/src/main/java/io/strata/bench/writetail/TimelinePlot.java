@@ -16,19 +16,38 @@ import javax.imageio.ImageIO;
 /**
  * The write-tail bench's latency over time as one PNG: a chart per policy, stacked, with the
  * p50, p99, p99.9 and max of each second of its turns, its tables' flushes shaded and the JVM's
- * GC pauses during its turns as vertical lines, on the run's clock (the policies' turns
- * alternate, so each chart has gaps where the others wrote). Stateless.
+ * GC pauses during its turns as vertical lines. The x axis is the policy's own writing time: its
+ * turns put end to end (the policies' turns alternate, with settling in between), so a chart is
+ * not mostly gaps; a flush that ran between turns is drawn at the start of the next one.
+ * Stateless.
  */
 final class TimelinePlot {
-  private static final Color FLUSH = new Color(120, 170, 230, 90);
-  private static final Color GC = new Color(200, 40, 40);
+  private static final Color FLUSH = new Color(80, 140, 220, 110);
+  private static final Color GC = new Color(200, 40, 40, 110);
 
   private TimelinePlot() {
   }
 
-  /** One policy's chart: its buckets, flushes ({@code [start, end]} s) and GC pauses (s). */
-  record Panel(String label, List<Timeline.Bucket> buckets, List<double[]> flushes,
-    List<Double> gcPauses) {
+  /**
+   * One policy's chart: its buckets, turns and flushes ({@code [start, end]} s of the run) and
+   * GC pauses (s of the run).
+   */
+  record Panel(String label, List<Timeline.Bucket> buckets, List<double[]> turns,
+    List<double[]> flushes, List<Double> gcPauses) {
+    /** Seconds of the run to seconds of this policy's writing (its turns end to end). */
+    double writingTime(double t) {
+      double before = 0;
+      for (double[] turn : turns) {
+        if (t < turn[0]) {
+          return before;
+        }
+        if (t <= turn[1]) {
+          return before + t - turn[0];
+        }
+        before += turn[1] - turn[0];
+      }
+      return before;
+    }
   }
 
   static void write(List<Panel> panels, File png) throws IOException {
@@ -60,31 +79,27 @@ final class TimelinePlot {
   private static LineChart chart(Panel p) {
     LineChart chart = new LineChart(String.format(Locale.ROOT, "%s: Put latency per second "
       + "(shaded: flushes, %d; red lines: GC pauses, %d)", p.label(), p.flushes().size(),
-      p.gcPauses().size()), "seconds of the run (sent)", "ms").bandColor(FLUSH);
+      p.gcPauses().size()), "seconds of the policy's writing (its turns end to end; Puts by "
+        + "second sent)", "ms").bandColor(FLUSH);
     chart.series(series("p50", new Color(90, 170, 90), p, Timeline.Bucket::p50Ms));
     chart.series(series("p99", new Color(40, 100, 190), p, Timeline.Bucket::p99Ms));
     chart.series(series("p99.9", new Color(200, 120, 30), p, Timeline.Bucket::p999Ms));
     chart.series(series("max", new Color(110, 110, 110), p, Timeline.Bucket::maxMs));
     for (double[] f : p.flushes()) {
-      chart.band(f[0], f[1], "");
+      chart.band(p.writingTime(f[0]), p.writingTime(f[1]), "");
     }
     for (double t : p.gcPauses()) {
-      chart.marker(new LineChart.Marker(t, "GC pause", GC));
+      chart.marker(new LineChart.Marker(p.writingTime(t), "GC pause", GC));
     }
     return chart;
   }
 
-  /** One percentile over the buckets, broken (NaN) where a second has no Put of this policy. */
+  /** One percentile over the buckets, each at its middle in the policy's writing time. */
   private static LineChart.Series series(String name, Color color, Panel p,
     ToDoubleFunction<Timeline.Bucket> value) {
     List<double[]> points = new ArrayList<>();
-    long previous = Long.MIN_VALUE;
     for (Timeline.Bucket b : p.buckets()) {
-      if (previous != Long.MIN_VALUE && b.second() > previous + 1) {
-        points.add(new double[] { previous + 1, Double.NaN });
-      }
-      points.add(new double[] { b.second(), value.applyAsDouble(b) });
-      previous = b.second();
+      points.add(new double[] { p.writingTime(b.second() + 0.5), value.applyAsDouble(b) });
     }
     double[] x = new double[points.size()];
     double[] y = new double[points.size()];

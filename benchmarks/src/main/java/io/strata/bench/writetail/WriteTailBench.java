@@ -898,8 +898,8 @@ public final class WriteTailBench {
   static List<TimelinePlot.Panel> panels(List<Outcome> outcomes) {
     List<TimelinePlot.Panel> panels = new ArrayList<>();
     for (Outcome o : outcomes) {
-      panels.add(new TimelinePlot.Panel(o.label(), o.timeline().buckets(), o.flushMarks(),
-        o.gcMarks().stream().map(g -> g[0]).toList()));
+      panels.add(new TimelinePlot.Panel(o.label(), o.timeline().buckets(), o.turnMarks(),
+        o.flushMarks(), o.gcMarks().stream().map(g -> g[0]).toList()));
     }
     return panels;
   }
