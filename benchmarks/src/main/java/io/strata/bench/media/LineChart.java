@@ -14,9 +14,11 @@ import java.util.Locale;
 
 /**
  * Line charts as PNG files, drawn with headless {@code java.awt}: one or more series of y over x
- * (seconds of a run, a value size, a thread count), and shaded bands with a label over the ranges
- * of x where something happened (a fault and its repair, a flush). The companion of
- * {@link BarChart}. Not thread-safe: one chart per thread.
+ * (seconds of a run, a value size, a thread count), shaded bands with a label over the ranges
+ * of x where something happened (a fault and its repair, a flush), vertical markers at single
+ * instants (a GC pause) and labelled boundaries (a phase's start); several charts can share one
+ * x axis stacked in one PNG. The companion of {@link BarChart}. Not thread-safe: one chart per
+ * thread.
  */
 public final class LineChart {
   /** One series: y at each x ({@code NaN} leaves a gap). */
@@ -33,8 +35,12 @@ public final class LineChart {
   public record Band(double from, double to, String label) {
   }
 
-  /** A vertical line at x (a phase boundary), labelled at its top. */
-  public record Marker(double x, String label) {
+  /** A vertical line at x across the plot; its name goes in the legend once per name. */
+  public record Marker(double x, String name, Color color) {
+  }
+
+  /** A dashed vertical line at x (a phase boundary), labelled at its top. */
+  public record Boundary(double x, String label) {
   }
 
   private static final int WIDTH = 1100;
@@ -53,6 +59,8 @@ public final class LineChart {
   private final List<Series> series = new ArrayList<>();
   private final List<Band> bands = new ArrayList<>();
   private final List<Marker> markers = new ArrayList<>();
+  private final List<Boundary> boundaries = new ArrayList<>();
+  private Color bandColor = BAND;
   /** x range fixed by {@link #xRange}, so that stacked charts share one axis; else the data's. */
   private double fixedMinX = Double.NaN;
   private double fixedMaxX = Double.NaN;
@@ -73,8 +81,19 @@ public final class LineChart {
     return this;
   }
 
-  public LineChart marker(double x, String label) {
-    markers.add(new Marker(x, label));
+  public LineChart marker(Marker m) {
+    markers.add(m);
+    return this;
+  }
+
+  public LineChart boundary(double x, String label) {
+    boundaries.add(new Boundary(x, label));
+    return this;
+  }
+
+  /** The fill of the bands (default a light orange). */
+  public LineChart bandColor(Color c) {
+    bandColor = c;
     return this;
   }
 
@@ -85,6 +104,11 @@ public final class LineChart {
   }
 
   public void write(File png) throws IOException {
+    Canvas.write(render(), png);
+  }
+
+  /** The chart as an image, for a caller that puts several charts into one file. */
+  public BufferedImage render() {
     BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = Canvas.white(img);
     try {
@@ -92,7 +116,7 @@ public final class LineChart {
     } finally {
       g.dispose();
     }
-    Canvas.write(img, png);
+    return img;
   }
 
   /** Charts one above another, each {@code panelHeight} pixels high, in one PNG. */
@@ -158,13 +182,23 @@ public final class LineChart {
         }
         int a = (int) px.applyAsDouble(Math.max(minX, b.from()));
         int e = (int) Math.max(a + 2, px.applyAsDouble(Math.min(maxX, b.to())));
-        g.setColor(BAND);
+        g.setColor(bandColor);
         g.fillRect(a, TOP, e - a, plotH);
-        g.setColor(new Color(150, 80, 0));
-        g.drawString(b.label(), a + 2, TOP - 4 - (bands.indexOf(b) % 2) * 13);
+        if (!b.label().isEmpty()) {
+          g.setColor(new Color(150, 80, 0));
+          g.drawString(b.label(), a + 2, TOP - 4 - (bands.indexOf(b) % 2) * 13);
+        }
       }
-      for (int i = 0; i < markers.size(); i++) {
-        Marker m = markers.get(i);
+      for (Marker m : markers) {
+        if (m.x() < minX || m.x() > maxX) {
+          continue;
+        }
+        int x = (int) px.applyAsDouble(m.x());
+        g.setColor(m.color());
+        g.drawLine(x, TOP, x, TOP + plotH);
+      }
+      for (int i = 0; i < boundaries.size(); i++) {
+        Boundary m = boundaries.get(i);
         if (m.x() < minX || m.x() > maxX) {
           continue;
         }
@@ -223,6 +257,18 @@ public final class LineChart {
         g.setColor(Color.DARK_GRAY);
         g.drawString(s.name(), legendX + 18, height - 8);
         legendX += 30 + fm.stringWidth(s.name());
+      }
+      List<String> named = new ArrayList<>();
+      for (Marker m : markers) {
+        if (m.name().isEmpty() || named.contains(m.name())) {
+          continue;
+        }
+        named.add(m.name());
+        g.setColor(m.color());
+        g.fillRect(legendX + 6, height - 18, 2, 12);
+        g.setColor(Color.DARK_GRAY);
+        g.drawString(m.name(), legendX + 12, height - 8);
+        legendX += 24 + fm.stringWidth(m.name());
       }
       g.setFont(TITLE);
       g.setColor(Color.BLACK);

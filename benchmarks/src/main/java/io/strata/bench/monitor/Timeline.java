@@ -135,7 +135,7 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
         }
       }
       for (Phase p : phases) {
-        c.marker(p.startS(), p.name());
+        c.boundary(p.startS(), p.name());
       }
       charts.add(c);
     }

@@ -54,6 +54,22 @@ final class GcPauses implements AutoCloseable {
   }
 
   /** Pauses that started in one of {@code intervals} ({@code [start, end]} ms of uptime). */
+  List<Pause> listWithin(List<long[]> intervals) {
+    List<Pause> out = new ArrayList<>();
+    synchronized (pauses) {
+      for (Pause p : pauses) {
+        for (long[] i : intervals) {
+          if (p.startUptimeMs() >= i[0] && p.startUptimeMs() <= i[1]) {
+            out.add(p);
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Pauses that started in one of {@code intervals} ({@code [start, end]} ms of uptime). */
   Summary within(List<long[]> intervals) {
     long n = 0;
     long total = 0;

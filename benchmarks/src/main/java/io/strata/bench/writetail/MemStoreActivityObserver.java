@@ -1,7 +1,10 @@
 package io.strata.bench.writetail;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
@@ -31,6 +34,8 @@ public final class MemStoreActivityObserver implements RegionCoprocessor, Region
   private final LongAdder inMemoryCompactionsRunning = new LongAdder();
   private final LongAdder inMemoryCompactionNanos = new LongAdder();
   private final LongAdder inMemoryDataCompactions = new LongAdder();
+  // Start and end (System.nanoTime) of each region flush, for the bench's latency timeline.
+  private final ConcurrentLinkedQueue<long[]> flushIntervals = new ConcurrentLinkedQueue<>();
   // Each pair of pre and post hooks runs on one thread.
   private final ThreadLocal<Long> flushStart = new ThreadLocal<>();
   private final ThreadLocal<Long> inMemoryStart = new ThreadLocal<>();
@@ -65,6 +70,14 @@ public final class MemStoreActivityObserver implements RegionCoprocessor, Region
       inMemoryCompactions.sum(), inMemoryCompactionNanos.sum(), inMemoryDataCompactions.sum());
   }
 
+  /**
+   * Every flush of the region that has ended, as {@code [start, end]} {@link System#nanoTime()}
+   * readings (this JVM's: the RegionServer runs in the bench's JVM).
+   */
+  public List<long[]> flushIntervals() {
+    return new ArrayList<>(flushIntervals);
+  }
+
   /** Whether an in-memory compaction is running on one of the region's stores. */
   public boolean inMemoryCompactionRunning() {
     return inMemoryCompactionsRunning.sum() > 0;
@@ -81,7 +94,9 @@ public final class MemStoreActivityObserver implements RegionCoprocessor, Region
     FlushLifeCycleTracker tracker) {
     Long start = flushStart.get();
     if (start != null) {
-      flushNanos.add(System.nanoTime() - start);
+      long end = System.nanoTime();
+      flushNanos.add(end - start);
+      flushIntervals.add(new long[] { start, end });
       flushStart.remove();
     }
   }

@@ -64,18 +64,28 @@ final class PutLoad {
    */
   long write(TableName table, long from, long to, Histogram latencies) throws IOException,
     InterruptedException {
+    return write(table, from, to, latencies, null);
+  }
+
+  /** As {@link #write(TableName, long, long, Histogram)}, each Put also into {@code timeline}. */
+  long write(TableName table, long from, long to, Histogram latencies, Timeline timeline)
+    throws IOException, InterruptedException {
     AtomicLong next = new AtomicLong(from);
-    List<Future<Histogram>> futures = new ArrayList<>();
+    List<Future<Written>> futures = new ArrayList<>();
     long t0 = System.nanoTime();
     for (int w = 0; w < threads; w++) {
-      futures.add(writers.submit(() -> writeRows(table, next, to)));
+      futures.add(writers.submit(() -> writeRows(table, next, to,
+        timeline == null ? null : timeline.local())));
     }
     IOException failure = null;
-    for (Future<Histogram> f : futures) {
+    for (Future<Written> f : futures) {
       try {
-        Histogram h = f.get();
+        Written written = f.get();
         if (latencies != null) {
-          latencies.add(h);
+          latencies.add(written.latencies());
+        }
+        if (timeline != null) {
+          timeline.add(written.timeline());
         }
       } catch (ExecutionException e) {
         if (failure == null) {
@@ -91,7 +101,12 @@ final class PutLoad {
     return elapsed;
   }
 
-  private Histogram writeRows(TableName name, AtomicLong next, long to) throws IOException {
+  /** One writer's Puts: their latencies, and over time when asked. */
+  private record Written(Histogram latencies, Timeline timeline) {
+  }
+
+  private Written writeRows(TableName name, AtomicLong next, long to, Timeline timeline)
+    throws IOException {
     Histogram h = new Histogram(3);
     byte[] value = new byte[valueBytes];
     ThreadLocalRandom.current().nextBytes(value);
@@ -101,10 +116,14 @@ final class PutLoad {
         Put put = new Put(rowKey(i)).addColumn(FAMILY, QUALIFIER, value);
         long start = System.nanoTime();
         table.put(put);
-        h.recordValue(System.nanoTime() - start);
+        long nanos = System.nanoTime() - start;
+        h.recordValue(nanos);
+        if (timeline != null) {
+          timeline.record(start, nanos);
+        }
       }
     }
-    return h;
+    return new Written(h, timeline);
   }
 
   /** What a full scan of a table found against the rows {@code [0, rows)} written to it. */
