@@ -4,6 +4,7 @@ import io.strata.hbase.tiering.TieringKeys;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
@@ -14,6 +15,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.hadoop.hbase.security.access.AccessController;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +34,18 @@ public final class EmbeddedHBase implements Closeable {
 
   /** Strata's placement settings, shipped in strata-hbase-server. */
   public static final String TIERING_SITE = "strata-tiering-site.xml";
+
+  /**
+   * The keys that load HBase's {@link AccessController} where it has to run (the master keeps
+   * {@code hbase:acl} and checks DDL, the regions check reads and writes, the RegionServers check
+   * their own operations) and turn authorization on, as HBase's security guide sets them; what
+   * {@link LocalClusterConfig#accessControl(boolean)} adds before the {@code --hbase} overrides.
+   */
+  public static final Map<String, String> ACCESS_CONTROL = Map.of(
+    User.HBASE_SECURITY_AUTHORIZATION_CONF_KEY, "true",
+    "hbase.coprocessor.master.classes", AccessController.class.getName(),
+    "hbase.coprocessor.region.classes", AccessController.class.getName(),
+    "hbase.coprocessor.regionserver.classes", AccessController.class.getName());
 
   private final TieredDfsCluster dfs;
   private final MiniZooKeeperCluster zk;
@@ -71,6 +86,9 @@ public final class EmbeddedHBase implements Closeable {
     // start (meta, namespace, the RAM tier's first WAL blocks) took longer, and the whole run
     // failed with "Master not active after 30000ms". A slow start is not a failure here.
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 300_000);
+    if (config.accessControl()) {
+      ACCESS_CONTROL.forEach(conf::set);
+    }
     config.hbaseOverrides().forEach(conf::set);
 
     File zkDir = new File(config.workDir(), "zookeeper");
