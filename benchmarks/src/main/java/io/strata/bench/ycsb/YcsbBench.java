@@ -10,6 +10,7 @@ import io.strata.local.LocalClusterConfig;
 import io.strata.local.StrataLocal;
 import io.strata.local.TieredDfsCluster;
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +33,8 @@ import org.apache.hadoop.hbase.client.Admin;
  * comparison, the read-after-write lag with and without client-side buffering, several
  * YCSB client processes started together through a ZooKeeper barrier ({@code --clients}), and
  * YCSB over the hybrid RPC's RDMA endpoint against YCSB over Netty ({@code --rpc-compare},
- * {@link RpcCompare}). Not thread-safe: one run per JVM.
+ * {@link RpcCompare}), and the cost of HBase's access control with table and cell ACLs
+ * ({@code --acl-compare}, {@link AclComparison}). Not thread-safe: one run per JVM.
  */
 public final class YcsbBench {
   private static final String COMMAND = "strata bench ycsb";
@@ -42,7 +44,8 @@ public final class YcsbBench {
     + "lag; YCSB runs in --clients processes of --threads threads, started together through a "
     + "ZooKeeper barrier when more than one. --rpc-compare starts the cluster with the hybrid "
     + "RPC server on the loopback transport and runs YCSB's read, write and read-write "
-    + "workloads in this JVM, over HBase's Netty client and over the RDMA endpoint in turn.\n\n";
+    + "workloads in this JVM, over HBase's Netty client and over the RDMA endpoint in turn. "
+    + "--acl-compare restarts HBase on the same HDFS without and with the AccessController.\n\n";
   static final String DEFAULT_PHASES = "load,flush,settle,a";
   /**
    * Cluster defaults of this bench (over HBase's), so that a load of a few hundred MiB flushes,
@@ -71,7 +74,7 @@ public final class YcsbBench {
     int clients, int threads, long records, long operations, int regions, int rounds,
     Settle settle, int rawRecords, List<Long> rawBuffers, int rawTarget, int rawSample,
     long staggerMs, Map<String, String> ycsb, File workDir, RpcCompare.Settings rpcCompare,
-    File out, boolean bulkloadCompare) {
+    File out, boolean bulkloadCompare, AclComparison.Settings acl) {
   }
 
   static Options options() {
@@ -83,6 +86,19 @@ public final class YcsbBench {
     o.addOption(null, "bulkload-compare", false, "the pre-split comparison's YCSB loads, then "
       + "the same records bulk-loaded (HFiles per region + BulkLoadHFiles) into the same two "
       + "tables: rows/s of each");
+    o.addOption(null, "acl-compare", false, "inserts and scans of YCSB's records by the "
+      + "non-superuser '" + AclComparison.USER + "' without HBase's AccessController and with it, "
+      + "ACLs of --acl-entries entries at table level (grants) and cell level (Put#setACL); "
+      + "HBase restarted on the same HDFS for each, --rounds alternating the order (default 2); "
+      + "inserts/s, scan rows/s and their ratio to no AccessController, a plot in --out");
+    o.addOption(null, "acl-entries", true, "--acl-compare: ACL entries, comma-separated "
+      + "(default 4,11)");
+    o.addOption(null, "acl-scan-length", true, "--acl-compare: rows per scan, from a random "
+      + "record's key (default 1000)");
+    o.addOption(null, "acl-scan-rows", true, "--acl-compare: rows scanned per variant and "
+      + "round (default: --records)");
+    o.addOption(null, "acl-buffer-kb", true, "--acl-compare: client write buffer per inserting "
+      + "thread in KiB (default 100, as YCSB++)");
     o.addOption(null, "raw-lag", false,
       "measure read-after-write lag with the buffer sizes of --raw-buffers-kb");
     o.addOption(null, "clients", true, "YCSB client processes per phase (default 1)");
@@ -126,8 +142,8 @@ public final class YcsbBench {
     o.addOption(null, "rpc-warmup-ops", true, "--rpc-compare: read-write operations per path "
       + "before the measured runs (default 10000)");
     o.addOption(null, "out", true, "--rpc-compare: directory for report.md and the throughput "
-      + "plot (default $STRATA_WORK/bench/ycsb-rpc); --raw-lag: for the plot of the retried "
-      + "keys' lag (default $STRATA_WORK/bench/ycsb)");
+      + "plot (default $STRATA_WORK/bench/ycsb-rpc); --raw-lag and --acl-compare: for the plot of "
+      + "the retried keys' lag and of the ACL cost (default $STRATA_WORK/bench/ycsb)");
     o.addOption(null, "stagger-ms", true,
       "start client process i i x this many ms after the first (default 0)");
     o.addOption(Option.builder().longOpt("ycsb").hasArg().argName("KEY=VALUE")
@@ -183,8 +199,64 @@ public final class YcsbBench {
     ObjectNode json = new ObjectMapper().createObjectNode();
     settingsJson(s, json.putObject("settings"));
     List<String> violations = new ArrayList<>();
-    try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
-      EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
+    try (TieredDfsCluster dfs = TieredDfsCluster.start(config)) {
+      if (s.acl() == null || !s.phases().isEmpty() || s.presplitCompare() || s.bulkloadCompare()
+        || s.rawLag() || s.rpcCompare() != null) {
+        violations.addAll(experiments(dfs, s, args, json, out));
+      }
+      if (s.acl() != null) {
+        AclComparison.Settings a = s.acl();
+        out.printf("%n== access control: %d inserts and %d scanned rows per variant as %s, "
+          + "without the AccessController and with ACLs of %s entries at table and cell level, "
+          + "%d round(s)%n", a.records(), a.scanRows(), AclComparison.USER, a.entries(),
+          a.rounds());
+        AclComparison.Result r = acl(dfs, s, out::println);
+        r.toJson(json.putObject("acl"));
+        File png = new File(s.out(), AclPlot.PNG);
+        AclPlot.write(r, png);
+        r.lines().forEach(out::println);
+        out.println("YCSB++ (IcyTable, cell ACLs, 1 client): inserts -24 % at 4 entries, -47 % "
+          + "at 11; scans -40 to -50 % with any ACL; plot: " + png);
+      }
+    }
+    if (cl.hasOption("json")) {
+      File file = new File(cl.getOptionValue("json"));
+      JsonReports.write(file, json);
+      out.println("JSON written to " + file);
+    }
+    if (!violations.isEmpty()) {
+      System.err.println(COMMAND + ": --rpc-compare: runs did not go over the path they claim: "
+        + violations);
+      return 1;
+    }
+    return 0;
+  }
+
+  /** --acl-compare on {@code dfs}, HBase restarted without and with the AccessController. */
+  static AclComparison.Result acl(TieredDfsCluster dfs, Settings s, Consumer<Object> progress)
+    throws IOException, InterruptedException {
+    return new AclComparison(restarts(dfs), TableName.valueOf("ycsb_acl"),
+      YcsbTable.DEFAULT_FAMILY, s.acl()).run(progress);
+  }
+
+  /**
+   * HBase started on {@code dfs} with or without the AccessController (the cluster's own
+   * setting, {@link LocalClusterConfig#accessControl(boolean)}), each time on an empty root
+   * directory: the previous HBase's regions and WALs belong to servers that are gone.
+   */
+  static AclComparison.Clusters restarts(TieredDfsCluster dfs) {
+    return accessControl -> {
+      dfs.fileSystem().delete(new org.apache.hadoop.fs.Path(EmbeddedHBase.ROOT_DIR), true);
+      dfs.config().accessControl(accessControl);
+      return EmbeddedHBase.start(dfs);
+    };
+  }
+
+  /** Every experiment but --acl-compare, on one HBase; the --rpc-compare violations. */
+  private static List<String> experiments(TieredDfsCluster dfs, Settings s, String[] args,
+    ObjectNode json, PrintStream out) throws Exception {
+    List<String> violations = new ArrayList<>();
+    try (EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
       out.printf("[ycsb] HBase up, ZooKeeper %s%n", hbase.zookeeperQuorum());
       Experiments x = new Experiments(hbase, s, s.workDir().toPath().resolve("ycsb"));
       if (!s.phases().isEmpty()) {
@@ -240,17 +312,7 @@ public final class YcsbBench {
         violations.addAll(r.violations());
       }
     }
-    if (cl.hasOption("json")) {
-      File file = new File(cl.getOptionValue("json"));
-      JsonReports.write(file, json);
-      out.println("JSON written to " + file);
-    }
-    if (!violations.isEmpty()) {
-      System.err.println(COMMAND + ": --rpc-compare: runs did not go over the path they claim: "
-        + violations);
-      return 1;
-    }
-    return 0;
+    return violations;
   }
 
   private static String names(List<MultiPhaseRun.Step> steps) {
@@ -262,9 +324,10 @@ public final class YcsbBench {
     boolean raw = cl.hasOption("raw-lag");
     boolean rpc = cl.hasOption("rpc-compare");
     boolean bulk = cl.hasOption("bulkload-compare");
+    boolean acl = cl.hasOption("acl-compare");
     List<MultiPhaseRun.Step> phases = cl.hasOption("phases")
       ? MultiPhaseRun.parse(cl.getOptionValue("phases"))
-      : presplit || raw || rpc || bulk ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
+      : presplit || raw || rpc || bulk || acl ? List.of() : MultiPhaseRun.parse(DEFAULT_PHASES);
     Map<String, String> ycsb = new LinkedHashMap<>();
     String[] kvs = cl.getOptionValues("ycsb");
     for (String kv : kvs == null ? new String[0] : kvs) {
@@ -304,8 +367,9 @@ public final class YcsbBench {
     File workDir = new File(cl.getOptionValue("work-dir",
       CommandLines.workDir("bench/ycsb").getPath()));
     RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb, settle);
-    if (cl.hasOption("out") && !rpc && !raw) {
-      throw new IllegalArgumentException("--out goes with --rpc-compare or --raw-lag");
+    if (cl.hasOption("out") && !rpc && !raw && !acl) {
+      throw new IllegalArgumentException("--out goes with --rpc-compare, --raw-lag or "
+        + "--acl-compare");
     }
     File out = new File(cl.getOptionValue("out",
       CommandLines.workDir(rpc ? "bench/ycsb-rpc" : "bench/ycsb").getPath()));
@@ -315,7 +379,34 @@ public final class YcsbBench {
       CommandLines.wholeNumber(cl, "operations", rpc ? RPC_OPERATIONS_DEFAULT : 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
       (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
       buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
-      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk);
+      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk,
+      aclSettings(cl, acl, ycsb));
+  }
+
+  /** --acl-compare's settings, null without it (then its options are refused). */
+  static AclComparison.Settings aclSettings(CommandLine cl, boolean acl,
+    Map<String, String> ycsb) {
+    if (!acl) {
+      for (String o : List.of("acl-entries", "acl-scan-length", "acl-scan-rows",
+        "acl-buffer-kb")) {
+        if (cl.hasOption(o)) {
+          throw new IllegalArgumentException("--" + o + " goes with --acl-compare");
+        }
+      }
+      return null;
+    }
+    long records = CommandLines.wholeNumber(cl, "records", 100_000, 1);
+    return new AclComparison.Settings(records,
+      (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
+      List.copyOf(CommandLines.wholeNumbers(cl, "acl-entries", AclComparison.DEFAULT_ENTRIES, 1,
+        1000)),
+      (int) CommandLines.wholeNumber(cl, "rounds", 2, 1),
+      (int) CommandLines.wholeNumber(cl, "acl-scan-length", 1000, 1),
+      CommandLines.wholeNumber(cl, "acl-scan-rows", records, 1),
+      (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
+      Integer.parseInt(ycsb.getOrDefault("fieldcount", "10")),
+      Integer.parseInt(ycsb.getOrDefault("fieldlength", "100")),
+      CommandLines.wholeNumber(cl, "acl-buffer-kb", 100, 0) << 10);
   }
 
   /** --rpc-compare's settings, null without it (then its options are refused). */
@@ -373,6 +464,7 @@ public final class YcsbBench {
     node.put("raw_records", s.rawRecords());
     node.put("raw_target_ops_per_s", s.rawTarget());
     node.put("rpc_compare", s.rpcCompare() != null);
+    node.put("acl_compare", s.acl() != null);
     ObjectNode ycsb = node.putObject("ycsb");
     s.ycsb().forEach(ycsb::put);
   }
