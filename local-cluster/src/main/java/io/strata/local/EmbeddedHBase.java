@@ -63,6 +63,21 @@ public final class EmbeddedHBase implements Closeable {
   }
 
   public static EmbeddedHBase start(TieredDfsCluster dfs) throws IOException {
+    return start(dfs, "", dfs.config().accessControl());
+  }
+
+  /**
+   * A second (third, ...) HBase on the same HDFS: its own root directory {@code /hbase-<name>}
+   * and ZooKeeper ({@code zookeeper-<name>} in the work dir); {@code accessControl} in place of
+   * the config's. An empty name is {@link #start(TieredDfsCluster)}'s cluster.
+   */
+  public static EmbeddedHBase start(TieredDfsCluster dfs, String name, boolean accessControl)
+    throws IOException {
+    if (!name.matches("[a-z0-9-]*")) {
+      throw new IllegalArgumentException("An embedded HBase's name is lower-case letters, digits "
+        + "and '-' (it names its root directory), not '" + name + "'");
+    }
+    String suffix = name.isEmpty() ? "" : "-" + name;
     LocalClusterConfig config = dfs.config();
     Configuration conf = HBaseConfiguration.create(dfs.configuration());
     if (config.tieredPlacement()) {
@@ -71,7 +86,7 @@ public final class EmbeddedHBase implements Closeable {
       conf.setBoolean(TieringKeys.REQUEST_MOVES, dfs.tierMover() == null);
     }
     conf.set("fs.defaultFS", dfs.uri().toString());
-    conf.set(HConstants.HBASE_DIR, dfs.uri() + ROOT_DIR);
+    conf.set(HConstants.HBASE_DIR, dfs.uri() + ROOT_DIR + suffix);
     conf.setBoolean(HConstants.CLUSTER_DISTRIBUTED, false);
     conf.setBoolean(LocalHBaseCluster.ASSIGN_RANDOM_PORTS, true);
     conf.setInt(HConstants.MASTER_INFO_PORT, -1);
@@ -86,12 +101,12 @@ public final class EmbeddedHBase implements Closeable {
     // start (meta, namespace, the RAM tier's first WAL blocks) took longer, and the whole run
     // failed with "Master not active after 30000ms". A slow start is not a failure here.
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 300_000);
-    if (config.accessControl()) {
+    if (accessControl) {
       ACCESS_CONTROL.forEach(conf::set);
     }
     config.hbaseOverrides().forEach(conf::set);
 
-    File zkDir = new File(config.workDir(), "zookeeper");
+    File zkDir = new File(config.workDir(), "zookeeper" + suffix);
     FileUtil.fullyDelete(zkDir);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;

@@ -49,9 +49,11 @@ import site.ycsb.Utils;
  * ({@code Put#setACL}), {@link #USER} among them, that grants the reads: the scans are filtered
  * cell by cell by the {@code AccessController}. The tables of the cell level turn HBase's early
  * out off ({@code hbase.security.access.early_out=false} in the table descriptor) so that a user
- * without a table grant reads through cell ACLs instead of being refused. The two clusters are
- * the same HDFS with HBase restarted with and without the {@code AccessController}; rounds
- * alternate their order (ABBA), and each start is warmed up by one untimed variant. Every variant
+ * without a table grant reads through cell ACLs instead of being refused. The two clusters run
+ * side by side on one HDFS (two HBase instances, each its own root and ZooKeeper), each warmed up
+ * by one untimed variant; every protected run is paired with a baseline run next to it, the
+ * baseline going first every other pair (ABBA), and its ratios are taken against that one, so
+ * that the machine's drift falls on both. Every variant
  * is checked after its timing: every row loaded, every scanned row with all its fields readable,
  * and, with the {@code AccessController}, a user without grants refused
  * ({@code AccessDeniedException} on a put; refused or shown nothing on a scan), the table's grants
@@ -69,7 +71,10 @@ public final class AclComparison {
   /** YCSB++'s client buffer for inserts (100 KB in the paper). */
   public static final long DEFAULT_BUFFER_BYTES = 100 << 10;
 
-  /** Starts HBase with or without the {@code AccessController}, on a fresh root directory. */
+  /**
+   * Starts HBase with or without the {@code AccessController}, on a fresh root directory; the two
+   * run at the same time, so each needs its own root and ZooKeeper.
+   */
   @FunctionalInterface
   public interface Clusters {
     EmbeddedHBase start(boolean accessControl) throws IOException;
@@ -79,7 +84,8 @@ public final class AclComparison {
    * @param records rows inserted per variant and round
    * @param threads client threads inserting, then scanning
    * @param entries ACL entries of the protected variants (each at table and at cell level)
-   * @param rounds rounds, the clusters' order reversed every other round
+   * @param rounds rounds of the protected variants (their order reversed every other round),
+   *   each next to a baseline run
    * @param scanLength rows per scan (YCSB++: 1,000 from a random start key)
    * @param scanRows rows scanned per variant and round, at least
    * @param regions regions the table is pre-split into
@@ -100,15 +106,31 @@ public final class AclComparison {
     }
   }
 
-  /** One timed insert and scan of one variant. */
+  /**
+   * One timed insert and scan of one variant; for a protected variant, the baseline run next to
+   * it ({@code baseline}, else null) that its ratios are taken against.
+   */
   public record Round(int round, long rows, double insertSeconds, long scannedRows,
-    double scanSeconds) {
+    double scanSeconds, Round baseline) {
     public double insertOpsPerSec() {
       return rows / insertSeconds;
     }
 
     public double scanRowsPerSec() {
       return scannedRows / scanSeconds;
+    }
+
+    Round against(Round base) {
+      return new Round(round, rows, insertSeconds, scannedRows, scanSeconds, base);
+    }
+
+    /** Inserts/s over the adjacent baseline's; 1 for a baseline run. */
+    public double insertRatio() {
+      return baseline == null ? 1.0 : insertOpsPerSec() / baseline.insertOpsPerSec();
+    }
+
+    public double scanRatio() {
+      return baseline == null ? 1.0 : scanRowsPerSec() / baseline.scanRowsPerSec();
     }
   }
 
@@ -154,12 +176,13 @@ public final class AclComparison {
       return variants.get(0);
     }
 
+    /** The mean over the variant's runs of each run's inserts/s over its adjacent baseline's. */
     public double insertRatio(Variant v) {
-      return v.insertOpsPerSec() / baseline().insertOpsPerSec();
+      return v.rounds().stream().mapToDouble(Round::insertRatio).average().orElse(Double.NaN);
     }
 
     public double scanRatio(Variant v) {
-      return v.scanRowsPerSec() / baseline().scanRowsPerSec();
+      return v.rounds().stream().mapToDouble(Round::scanRatio).average().orElse(Double.NaN);
     }
 
     public void toJson(ObjectNode node) {
@@ -192,6 +215,12 @@ public final class AclComparison {
           ro.put("scanned_rows", r.scannedRows());
           ro.put("scan_s", Math.round(r.scanSeconds() * 1000) / 1000.0);
           ro.put("scan_rows_per_s", round1(r.scanRowsPerSec()));
+          if (r.baseline() != null) {
+            ro.put("baseline_insert_ops_per_s", round1(r.baseline().insertOpsPerSec()));
+            ro.put("baseline_scan_rows_per_s", round1(r.baseline().scanRowsPerSec()));
+            ro.put("insert_ratio", Math.round(r.insertRatio() * 1000) / 1000.0);
+            ro.put("scan_ratio", Math.round(r.scanRatio() * 1000) / 1000.0);
+          }
         }
         ObjectNode p = o.putObject("proof");
         p.put("outsider_put_denied", v.proof().outsiderPutDenied());
@@ -263,57 +292,53 @@ public final class AclComparison {
     for (String[] v : variants(true, false)) {
       rounds.put(v[0] + "/" + v[1], new ArrayList<>());
     }
-    // ABBA: round 0 runs without then with the AccessController, round 1 with then without, ...;
-    // consecutive runs on the same cluster share its start.
-    List<Boolean> plan = new ArrayList<>();
-    for (int r = 0; r < s.rounds(); r++) {
-      boolean acFirst = r % 2 == 1;
-      plan.add(acFirst);
-      plan.add(!acFirst);
-    }
-    EmbeddedHBase hbase = null;
-    Boolean running = null;
-    try {
-      for (int i = 0; i < plan.size(); i++) {
-        boolean ac = plan.get(i);
-        int round = i / 2;
-        if (running == null || running != ac) {
-          if (hbase != null) {
-            hbase.close();
-            hbase = null;
+    progress.accept("[acl] starting HBase without the AccessController");
+    try (EmbeddedHBase plain = clusters.start(false)) {
+      progress.accept("[acl] starting HBase with the AccessController, beside it");
+      try (EmbeddedHBase secured = clusters.start(true)) {
+        awaitAccessControl(secured);
+        // A fresh HBase (and the client code on its first use) runs slower until warm: each
+        // cluster's first variant runs once untimed.
+        measure(plain, "none", 0, -1);
+        String[] first = variants(true, false).get(0);
+        measure(secured, first[0], Integer.parseInt(first[1]), -1);
+        progress.accept("[acl] warmed up both with an untimed variant each");
+        int pair = 0;
+        for (int round = 0; round < s.rounds(); round++) {
+          for (String[] v : variants(true, round % 2 == 1)) {
+            String key = v[0] + "/" + v[1];
+            int entries = Integer.parseInt(v[1]);
+            // Each protected variant next to a run of the baseline, which goes first every
+            // other pair (ABBA), so that the machine's drift falls on both.
+            boolean baselineFirst = pair++ % 2 == 0;
+            Round base = null;
+            if (baselineFirst) {
+              base = measure(plain, "none", 0, round);
+            }
+            Round r = measure(secured, v[0], entries, round);
+            if (!baselineFirst) {
+              base = measure(plain, "none", 0, round);
+            }
+            r = r.against(base);
+            rounds.get("none/0").add(base);
+            rounds.get(key).add(r);
+            if (!proofs.containsKey(key)) {
+              proofs.put(key, prove(secured, v[0], entries));
+            }
+            if (!proofs.containsKey("none/0")) {
+              proofs.put("none/0", prove(plain, "none", 0));
+            }
+            progress.accept(String.format(Locale.ROOT, "[acl] round %d %s: insert %.0f ops/s "
+              + "(%.2f of %.0f), scan %.0f rows/s (%.2f of %.0f); %s", round, key,
+              r.insertOpsPerSec(), r.insertRatio(), base.insertOpsPerSec(), r.scanRowsPerSec(),
+              r.scanRatio(), base.scanRowsPerSec(), proofs.get(key)));
+            for (EmbeddedHBase h : List.of(plain, secured)) {
+              try (Admin admin = h.connection().getAdmin()) {
+                YcsbTable.dropIfExists(admin, table);
+              }
+            }
           }
-          progress.accept("[acl] starting HBase " + (ac ? "with" : "without")
-            + " the AccessController");
-          hbase = clusters.start(ac);
-          running = ac;
-          if (ac) {
-            awaitAccessControl(hbase);
-          }
-          // A fresh HBase (and the client code on its first use) runs slower until warm: the
-          // first variant of each start runs once untimed.
-          String[] first = variants(ac, false).get(0);
-          measure(hbase, first[0], Integer.parseInt(first[1]), -1);
-          progress.accept("[acl] warmed up with an untimed " + first[0] + "/" + first[1]);
         }
-        for (String[] v : variants(ac, round % 2 == 1)) {
-          String key = v[0] + "/" + v[1];
-          boolean first = rounds.get(key).isEmpty();
-          Round r = measure(hbase, v[0], Integer.parseInt(v[1]), round);
-          rounds.get(key).add(r);
-          if (first) {
-            proofs.put(key, prove(hbase, v[0], Integer.parseInt(v[1])));
-          }
-          progress.accept(String.format(Locale.ROOT, "[acl] round %d %s/%s: insert %.0f ops/s, "
-            + "scan %.0f rows/s; %s", round, v[0], v[1], r.insertOpsPerSec(), r.scanRowsPerSec(),
-            proofs.get(key)));
-          try (Admin admin = hbase.connection().getAdmin()) {
-            YcsbTable.dropIfExists(admin, table);
-          }
-        }
-      }
-    } finally {
-      if (hbase != null) {
-        hbase.close();
       }
     }
     List<Variant> out = new ArrayList<>();
@@ -382,7 +407,7 @@ public final class AclComparison {
       long t2 = System.nanoTime();
       long scanned = scan(c);
       long t3 = System.nanoTime();
-      return new Round(round, rows, (t1 - t0) / 1e9, scanned, (t3 - t2) / 1e9);
+      return new Round(round, rows, (t1 - t0) / 1e9, scanned, (t3 - t2) / 1e9, null);
     }
   }
 

@@ -45,7 +45,8 @@ public final class YcsbBench {
     + "ZooKeeper barrier when more than one. --rpc-compare starts the cluster with the hybrid "
     + "RPC server on the loopback transport and runs YCSB's read, write and read-write "
     + "workloads in this JVM, over HBase's Netty client and over the RDMA endpoint in turn. "
-    + "--acl-compare restarts HBase on the same HDFS without and with the AccessController.\n\n";
+    + "--acl-compare starts two HBase on the same HDFS, without and with the AccessController."
+    + "\n\n";
   static final String DEFAULT_PHASES = "load,flush,settle,a";
   /**
    * Cluster defaults of this bench (over HBase's), so that a load of a few hundred MiB flushes,
@@ -89,7 +90,8 @@ public final class YcsbBench {
     o.addOption(null, "acl-compare", false, "inserts and scans of YCSB's records by the "
       + "non-superuser '" + AclComparison.USER + "' without HBase's AccessController and with it, "
       + "ACLs of --acl-entries entries at table level (grants) and cell level (Put#setACL); "
-      + "HBase restarted on the same HDFS for each, --rounds alternating the order (default 2); "
+      + "two HBase side by side on one HDFS, each protected run next to a baseline run, which "
+      + "goes first every other pair; --rounds of them (default 2); "
       + "inserts/s, scan rows/s and their ratio to no AccessController, a plot in --out");
     o.addOption(null, "acl-entries", true, "--acl-compare: ACL entries, comma-separated "
       + "(default 4,11)");
@@ -189,6 +191,14 @@ public final class YcsbBench {
           config.hbase(e.getKey(), e.getValue());
         }
       }
+      if (s.acl() != null) {
+        for (String key : EmbeddedHBase.ACCESS_CONTROL.keySet()) {
+          if (config.hbaseOverrides().containsKey(key)) {
+            throw new IllegalArgumentException("--hbase " + key + " is set by --acl-compare, "
+              + "which starts HBase without and with the AccessController");
+          }
+        }
+      }
     } catch (IllegalArgumentException e) {
       System.err.println(COMMAND + ": " + e.getMessage());
       return 2;
@@ -232,23 +242,24 @@ public final class YcsbBench {
     return 0;
   }
 
-  /** --acl-compare on {@code dfs}, HBase restarted without and with the AccessController. */
+  /** --acl-compare on {@code dfs}: HBase without and with the AccessController, side by side. */
   static AclComparison.Result acl(TieredDfsCluster dfs, Settings s, Consumer<Object> progress)
     throws IOException, InterruptedException {
-    return new AclComparison(restarts(dfs), TableName.valueOf("ycsb_acl"),
+    return new AclComparison(clusters(dfs), TableName.valueOf("ycsb_acl"),
       YcsbTable.DEFAULT_FAMILY, s.acl()).run(progress);
   }
 
   /**
-   * HBase started on {@code dfs} with or without the AccessController (the cluster's own
-   * setting, {@link LocalClusterConfig#accessControl(boolean)}), each time on an empty root
-   * directory: the previous HBase's regions and WALs belong to servers that are gone.
+   * HBase started on {@code dfs} with or without the AccessController (the keys of
+   * {@link LocalClusterConfig#accessControl(boolean)}), as {@code hbase-acl} or {@code hbase-plain}
+   * beside any other HBase there, each on an empty root directory.
    */
-  static AclComparison.Clusters restarts(TieredDfsCluster dfs) {
+  static AclComparison.Clusters clusters(TieredDfsCluster dfs) {
     return accessControl -> {
-      dfs.fileSystem().delete(new org.apache.hadoop.fs.Path(EmbeddedHBase.ROOT_DIR), true);
-      dfs.config().accessControl(accessControl);
-      return EmbeddedHBase.start(dfs);
+      String name = accessControl ? "acl" : "plain";
+      dfs.fileSystem().delete(new org.apache.hadoop.fs.Path(EmbeddedHBase.ROOT_DIR + "-" + name),
+        true);
+      return EmbeddedHBase.start(dfs, name, accessControl);
     };
   }
 

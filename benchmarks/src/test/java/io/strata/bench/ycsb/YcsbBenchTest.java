@@ -80,7 +80,8 @@ public class YcsbBenchTest {
       { "--out", "x" }, { "--rpc-compare", "--ycsb", "clientbuffering=true" },
       { "--rpc-compare", "--rpc-seconds", "0" }, { "--rpc-compare", "--rpc-rounds", "0" },
       { "--acl-entries", "4" }, { "--acl-compare", "--acl-entries", "0" },
-      { "--acl-compare", "--acl-scan-length", "0" } }) {
+      { "--acl-compare", "--acl-scan-length", "0" },
+      { "--acl-compare", "--hbase", "hbase.security.authorization=false" } }) {
       PrintStream err = System.err;
       ByteArrayOutputStream captured = new ByteArrayOutputStream();
       System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
