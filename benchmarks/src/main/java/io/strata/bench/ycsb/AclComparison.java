@@ -6,10 +6,12 @@ import io.strata.local.EmbeddedHBase;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -24,6 +26,7 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -267,20 +270,16 @@ public final class AclComparison {
     this.s = settings;
   }
 
-  /** The variants of the cluster with or without the AccessController, in a round's order. */
-  private List<String[]> variants(boolean accessControl, boolean reversed) {
+  /** The protected variants (level, entries), table level first, or reversed. */
+  private List<String[]> protectedVariants(boolean reversed) {
     List<String[]> out = new ArrayList<>();
-    if (!accessControl) {
-      out.add(new String[] {"none", "0"});
-      return out;
-    }
     for (String level : List.of("table", "cell")) {
       for (int n : s.entries()) {
         out.add(new String[] {level, Integer.toString(n)});
       }
     }
     if (reversed) {
-      java.util.Collections.reverse(out);
+      Collections.reverse(out);
     }
     return out;
   }
@@ -289,7 +288,7 @@ public final class AclComparison {
     Map<String, List<Round>> rounds = new LinkedHashMap<>();
     Map<String, Proof> proofs = new LinkedHashMap<>();
     rounds.put("none/0", new ArrayList<>());
-    for (String[] v : variants(true, false)) {
+    for (String[] v : protectedVariants(false)) {
       rounds.put(v[0] + "/" + v[1], new ArrayList<>());
     }
     progress.accept("[acl] starting HBase without the AccessController");
@@ -300,12 +299,12 @@ public final class AclComparison {
         // A fresh HBase (and the client code on its first use) runs slower until warm: each
         // cluster's first variant runs once untimed.
         measure(plain, "none", 0, -1);
-        String[] first = variants(true, false).get(0);
+        String[] first = protectedVariants(false).get(0);
         measure(secured, first[0], Integer.parseInt(first[1]), -1);
         progress.accept("[acl] warmed up both with an untimed variant each");
         int pair = 0;
         for (int round = 0; round < s.rounds(); round++) {
-          for (String[] v : variants(true, round % 2 == 1)) {
+          for (String[] v : protectedVariants(round % 2 == 1)) {
             String key = v[0] + "/" + v[1];
             int entries = Integer.parseInt(v[1]);
             // Each protected variant next to a run of the baseline, which goes first every
@@ -468,7 +467,7 @@ public final class AclComparison {
       }
     }
     try (Table t = hbase.connection().getTable(table)) {
-      t.delete(new org.apache.hadoop.hbase.client.Delete(probe));
+      t.delete(new Delete(probe));
     }
   }
 
@@ -649,7 +648,7 @@ public final class AclComparison {
     for (Future<Void> f : futures) {
       try {
         f.get();
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         if (e.getCause() instanceof IOException io) {
           throw io;
         }
