@@ -4,6 +4,7 @@ import io.strata.hbase.tiering.TieringKeys;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
@@ -14,6 +15,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.hadoop.hbase.security.access.AccessController;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +35,18 @@ public final class EmbeddedHBase implements Closeable {
   /** Strata's placement settings, shipped in strata-hbase-server. */
   public static final String TIERING_SITE = "strata-tiering-site.xml";
 
+  /**
+   * The keys that load HBase's {@link AccessController} where it has to run (the master keeps
+   * {@code hbase:acl} and checks DDL, the regions check reads and writes, the RegionServers check
+   * their own operations) and turn authorization on, as HBase's security guide sets them; what
+   * {@link LocalClusterConfig#accessControl(boolean)} adds before the {@code --hbase} overrides.
+   */
+  public static final Map<String, String> ACCESS_CONTROL = Map.of(
+    User.HBASE_SECURITY_AUTHORIZATION_CONF_KEY, "true",
+    "hbase.coprocessor.master.classes", AccessController.class.getName(),
+    "hbase.coprocessor.region.classes", AccessController.class.getName(),
+    "hbase.coprocessor.regionserver.classes", AccessController.class.getName());
+
   private final TieredDfsCluster dfs;
   private final MiniZooKeeperCluster zk;
   private final LocalHBaseCluster cluster;
@@ -48,6 +63,21 @@ public final class EmbeddedHBase implements Closeable {
   }
 
   public static EmbeddedHBase start(TieredDfsCluster dfs) throws IOException {
+    return start(dfs, "", dfs.config().accessControl());
+  }
+
+  /**
+   * A second (third, ...) HBase on the same HDFS: its own root directory {@code /hbase-<name>}
+   * and ZooKeeper ({@code zookeeper-<name>} in the work dir); {@code accessControl} in place of
+   * the config's. An empty name is {@link #start(TieredDfsCluster)}'s cluster.
+   */
+  public static EmbeddedHBase start(TieredDfsCluster dfs, String name, boolean accessControl)
+    throws IOException {
+    if (!name.matches("[a-z0-9-]*")) {
+      throw new IllegalArgumentException("An embedded HBase's name is lower-case letters, digits "
+        + "and '-' (it names its root directory), not '" + name + "'");
+    }
+    String suffix = name.isEmpty() ? "" : "-" + name;
     LocalClusterConfig config = dfs.config();
     Configuration conf = HBaseConfiguration.create(dfs.configuration());
     if (config.tieredPlacement()) {
@@ -56,7 +86,7 @@ public final class EmbeddedHBase implements Closeable {
       conf.setBoolean(TieringKeys.REQUEST_MOVES, dfs.tierMover() == null);
     }
     conf.set("fs.defaultFS", dfs.uri().toString());
-    conf.set(HConstants.HBASE_DIR, dfs.uri() + ROOT_DIR);
+    conf.set(HConstants.HBASE_DIR, dfs.uri() + ROOT_DIR + suffix);
     conf.setBoolean(HConstants.CLUSTER_DISTRIBUTED, false);
     conf.setBoolean(LocalHBaseCluster.ASSIGN_RANDOM_PORTS, true);
     conf.setInt(HConstants.MASTER_INFO_PORT, -1);
@@ -71,9 +101,12 @@ public final class EmbeddedHBase implements Closeable {
     // start (meta, namespace, the RAM tier's first WAL blocks) took longer, and the whole run
     // failed with "Master not active after 30000ms". A slow start is not a failure here.
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 300_000);
+    if (accessControl) {
+      ACCESS_CONTROL.forEach(conf::set);
+    }
     config.hbaseOverrides().forEach(conf::set);
 
-    File zkDir = new File(config.workDir(), "zookeeper");
+    File zkDir = new File(config.workDir(), "zookeeper" + suffix);
     FileUtil.fullyDelete(zkDir);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;

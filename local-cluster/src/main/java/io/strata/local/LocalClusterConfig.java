@@ -18,6 +18,7 @@ public final class LocalClusterConfig {
   private boolean keepData = false;
   private boolean tieredPlacement = true;
   private long ssdBytesPerDataNode = -1;
+  private boolean accessControl = false;
   private final Map<String, String> dfsOverrides = new LinkedHashMap<>();
   private final Map<String, String> hbaseOverrides = new LinkedHashMap<>();
 
@@ -139,6 +140,21 @@ public final class LocalClusterConfig {
 
   public LocalClusterConfig ssdBytesPerDataNode(long bytes) {
     this.ssdBytesPerDataNode = bytes;
+    return this;
+  }
+
+  /**
+   * HBase's {@code AccessController} on the master, the regions and the RegionServers, with
+   * authorization on ({@link EmbeddedHBase#ACCESS_CONTROL}); authentication stays simple, so a
+   * client names its user ({@code User.createUserForTesting}) and the process's own user is the
+   * superuser. Off by default.
+   */
+  public boolean accessControl() {
+    return accessControl;
+  }
+
+  public LocalClusterConfig accessControl(boolean on) {
+    this.accessControl = on;
     return this;
   }
 

@@ -13,6 +13,7 @@ import io.strata.local.LocalClusterConfig;
 import io.strata.local.StrataLocal;
 import io.strata.local.TieredDfsCluster;
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,8 +37,9 @@ import org.apache.hadoop.hbase.client.Admin;
  * YCSB client processes started together through a ZooKeeper barrier ({@code --clients}), and
  * YCSB over the hybrid RPC's RDMA endpoint against YCSB over Netty ({@code --rpc-compare},
  * {@link RpcCompare}) and YCSB++'s four server-side filters against the same predicate applied
- * in the client ({@code --filter-compare}, {@link FilterComparison}). Not thread-safe: one run
- * per JVM.
+ * in the client ({@code --filter-compare}, {@link FilterComparison}), and the cost of HBase's
+ * access control with table and cell ACLs ({@code --acl-compare}, {@link AclComparison}). Not
+ * thread-safe: one run per JVM.
  */
 public final class YcsbBench {
   private static final String COMMAND = "strata bench ycsb";
@@ -47,7 +49,9 @@ public final class YcsbBench {
     + "lag; YCSB runs in --clients processes of --threads threads, started together through a "
     + "ZooKeeper barrier when more than one. --rpc-compare starts the cluster with the hybrid "
     + "RPC server on the loopback transport and runs YCSB's read, write and read-write "
-    + "workloads in this JVM, over HBase's Netty client and over the RDMA endpoint in turn.\n\n";
+    + "workloads in this JVM, over HBase's Netty client and over the RDMA endpoint in turn. "
+    + "--acl-compare starts two HBase on the same HDFS, without and with the AccessController."
+    + "\n\n";
   static final String DEFAULT_PHASES = "load,flush,settle,a";
   /**
    * Cluster defaults of this bench (over HBase's), so that a load of a few hundred MiB flushes,
@@ -81,7 +85,7 @@ public final class YcsbBench {
     Settle settle, int rawRecords, List<Long> rawBuffers, int rawTarget, int rawSample,
     long staggerMs, Map<String, String> ycsb, File workDir, RpcCompare.Settings rpcCompare,
     File out, boolean bulkloadCompare, long monitorMs,
-    FilterComparison.Settings filters) {
+    FilterComparison.Settings filters, AclComparison.Settings acl) {
   }
 
   static Options options() {
@@ -93,6 +97,20 @@ public final class YcsbBench {
     o.addOption(null, "bulkload-compare", false, "the pre-split comparison's YCSB loads, then "
       + "the same records bulk-loaded (HFiles per region + BulkLoadHFiles) into the same two "
       + "tables: rows/s of each");
+    o.addOption(null, "acl-compare", false, "inserts and scans of YCSB's records by the "
+      + "non-superuser '" + AclComparison.USER + "' without HBase's AccessController and with it, "
+      + "ACLs of --acl-entries entries at table level (grants) and cell level (Put#setACL); "
+      + "two HBase side by side on one HDFS, each protected run next to a baseline run, which "
+      + "goes first every other pair; --rounds of them (default 2); "
+      + "inserts/s, scan rows/s and their ratio to no AccessController, a plot in --out");
+    o.addOption(null, "acl-entries", true, "--acl-compare: ACL entries, comma-separated "
+      + "(default 4,11)");
+    o.addOption(null, "acl-scan-length", true, "--acl-compare: rows per scan, from a random "
+      + "record's key (default 1000)");
+    o.addOption(null, "acl-scan-rows", true, "--acl-compare: rows scanned per variant and "
+      + "round (default: --records)");
+    o.addOption(null, "acl-buffer-kb", true, "--acl-compare: client write buffer per inserting "
+      + "thread in KiB (default 100, as YCSB++)");
     o.addOption(null, "raw-lag", false,
       "measure read-after-write lag with the buffer sizes of --raw-buffers-kb");
     o.addOption(null, "clients", true, "YCSB client processes per phase (default 1)");
@@ -150,7 +168,8 @@ public final class YcsbBench {
     o.addOption(null, "filter-seed", true, "--filter-compare: seed of the scans' random starts "
       + "(default 1)");
     o.addOption(null, "out", true, "directory for the plots: the monitoring timeline "
-      + "(monitor.png), --raw-lag's retried keys' lag, --filter-compare's plots, --rpc-compare's "
+      + "(monitor.png), --raw-lag's retried keys' lag, --filter-compare's and --acl-compare's "
+      + "plots, --rpc-compare's "
       + "report.md and throughput "
       + "plot (default $STRATA_WORK/bench/ycsb, with --rpc-compare $STRATA_WORK/bench/ycsb-rpc)");
     o.addOption(null, "monitor-ms", true, "sample the machine's CPU, disk and network (/proc) and "
@@ -204,6 +223,14 @@ public final class YcsbBench {
           config.hbase(e.getKey(), e.getValue());
         }
       }
+      if (s.acl() != null) {
+        for (String key : EmbeddedHBase.ACCESS_CONTROL.keySet()) {
+          if (config.hbaseOverrides().containsKey(key)) {
+            throw new IllegalArgumentException("--hbase " + key + " is set by --acl-compare, "
+              + "which starts HBase without and with the AccessController");
+          }
+        }
+      }
     } catch (IllegalArgumentException e) {
       System.err.println(COMMAND + ": " + e.getMessage());
       return 2;
@@ -214,8 +241,66 @@ public final class YcsbBench {
     ObjectNode json = new ObjectMapper().createObjectNode();
     settingsJson(s, json.putObject("settings"));
     List<String> violations = new ArrayList<>();
-    try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
-      EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
+    try (TieredDfsCluster dfs = TieredDfsCluster.start(config)) {
+      if (s.acl() == null || !s.phases().isEmpty() || s.presplitCompare() || s.bulkloadCompare()
+        || s.rawLag() || s.rpcCompare() != null || s.filters() != null) {
+        monitored(dfs, s, args, json, violations, out);
+      }
+      if (s.acl() != null) {
+        AclComparison.Settings a = s.acl();
+        out.printf("%n== access control: %d inserts and %d scanned rows per variant as %s, "
+          + "without the AccessController and with ACLs of %s entries at table and cell level, "
+          + "%d round(s)%n", a.records(), a.scanRows(), AclComparison.USER, a.entries(),
+          a.rounds());
+        AclComparison.Result r = acl(dfs, s, out::println);
+        r.toJson(json.putObject("acl"));
+        File png = new File(s.out(), AclPlot.PNG);
+        AclPlot.write(r, png);
+        r.lines().forEach(out::println);
+        out.println("YCSB++ (IcyTable, cell ACLs, 1 client): inserts -24 % at 4 entries, -47 % "
+          + "at 11; scans -40 to -50 % with any ACL; plot: " + png);
+      }
+    }
+    if (cl.hasOption("json")) {
+      File file = new File(cl.getOptionValue("json"));
+      JsonReports.write(file, json);
+      out.println("JSON written to " + file);
+    }
+    if (!violations.isEmpty()) {
+      System.err.println(COMMAND + ": " + violations);
+      return 1;
+    }
+    return 0;
+  }
+
+  /** --acl-compare on {@code dfs}: HBase without and with the AccessController, side by side. */
+  static AclComparison.Result acl(TieredDfsCluster dfs, Settings s, Consumer<Object> progress)
+    throws IOException, InterruptedException {
+    return new AclComparison(clusters(dfs), TableName.valueOf("ycsb_acl"),
+      YcsbTable.DEFAULT_FAMILY, s.acl()).run(progress);
+  }
+
+  /**
+   * HBase started on {@code dfs} with or without the AccessController (the keys of
+   * {@link LocalClusterConfig#accessControl(boolean)}), as {@code hbase-acl} or {@code hbase-plain}
+   * beside any other HBase there, each on an empty root directory.
+   */
+  static AclComparison.Clusters clusters(TieredDfsCluster dfs) {
+    return accessControl -> {
+      String name = accessControl ? "acl" : "plain";
+      dfs.fileSystem().delete(new org.apache.hadoop.fs.Path(EmbeddedHBase.ROOT_DIR + "-" + name),
+        true);
+      return EmbeddedHBase.start(dfs, name, accessControl);
+    };
+  }
+
+  /**
+   * Every experiment but --acl-compare, on one HBase, monitored unless --monitor-ms is 0 (the
+   * two HBase of --acl-compare come and go during it and are not).
+   */
+  private static void monitored(TieredDfsCluster dfs, Settings s, String[] args,
+    ObjectNode json, List<String> violations, PrintStream out) throws Exception {
+    try (EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
       out.printf("[ycsb] HBase up, ZooKeeper %s%n", hbase.zookeeperQuorum());
       Experiments x = new Experiments(hbase, s, s.workDir().toPath().resolve("ycsb"));
       try (Admin admin = hbase.connection().getAdmin();
@@ -237,16 +322,6 @@ public final class YcsbBench {
         }
       }
     }
-    if (cl.hasOption("json")) {
-      File file = new File(cl.getOptionValue("json"));
-      JsonReports.write(file, json);
-      out.println("JSON written to " + file);
-    }
-    if (!violations.isEmpty()) {
-      System.err.println(COMMAND + ": " + violations);
-      return 1;
-    }
-    return 0;
   }
 
   /**
@@ -357,9 +432,10 @@ public final class YcsbBench {
     boolean rpc = cl.hasOption("rpc-compare");
     boolean bulk = cl.hasOption("bulkload-compare");
     boolean filter = cl.hasOption("filter-compare");
+    boolean acl = cl.hasOption("acl-compare");
     List<MultiPhaseRun.Step> phases = cl.hasOption("phases")
       ? MultiPhaseRun.parse(cl.getOptionValue("phases"))
-      : presplit || raw || rpc || bulk || filter ? List.of()
+      : presplit || raw || rpc || bulk || filter || acl ? List.of()
         : MultiPhaseRun.parse(DEFAULT_PHASES);
     Map<String, String> ycsb = new LinkedHashMap<>();
     String[] kvs = cl.getOptionValues("ycsb");
@@ -416,7 +492,32 @@ public final class YcsbBench {
       (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
       buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
       CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk,
-      monitorMs, filterSettings);
+      monitorMs, filterSettings, aclSettings(cl, acl, ycsb));
+  }
+
+  /** --acl-compare's settings, null without it (then its options are refused). */
+  static AclComparison.Settings aclSettings(CommandLine cl, boolean acl,
+    Map<String, String> ycsb) {
+    if (!acl) {
+      for (String o : List.of("acl-entries", "acl-scan-length", "acl-scan-rows",
+        "acl-buffer-kb")) {
+        if (cl.hasOption(o)) {
+          throw new IllegalArgumentException("--" + o + " goes with --acl-compare");
+        }
+      }
+      return null;
+    }
+    long records = CommandLines.wholeNumber(cl, "records", 100_000, 1);
+    return new AclComparison.Settings(records,
+      (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
+      List.copyOf(CommandLines.wholeNumbers(cl, "acl-entries", AclComparison.DEFAULT_ENTRIES, 1,
+        1000)),
+      (int) CommandLines.wholeNumber(cl, "rounds", 2, 1),
+      (int) CommandLines.wholeNumber(cl, "acl-scan-length", 1000, 1),
+      CommandLines.wholeNumber(cl, "acl-scan-rows", records, 1),
+      (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
+      ycsbInt(ycsb, "fieldcount", 10), ycsbInt(ycsb, "fieldlength", 100),
+      CommandLines.wholeNumber(cl, "acl-buffer-kb", 100, 0) << 10);
   }
 
   /** --filter-compare's settings, null without it (then its options are refused). */
@@ -507,6 +608,7 @@ public final class YcsbBench {
     node.put("raw_records", s.rawRecords());
     node.put("raw_target_ops_per_s", s.rawTarget());
     node.put("rpc_compare", s.rpcCompare() != null);
+    node.put("acl_compare", s.acl() != null);
     node.put("filter_compare", s.filters() != null);
     ObjectNode ycsb = node.putObject("ycsb");
     s.ycsb().forEach(ycsb::put);

@@ -50,6 +50,28 @@ public class YcsbBenchTest {
   }
 
   @Test
+  public void aclCompareDefaults() throws Exception {
+    YcsbBench.Settings s = settings("--acl-compare");
+    assertTrue(s.phases().isEmpty());
+    AclComparison.Settings a = s.acl();
+    assertEquals(List.of(4, 11), a.entries());
+    assertEquals(2, a.rounds());
+    assertEquals(100_000, a.records());
+    assertEquals(100_000, a.scanRows());
+    assertEquals(1000, a.scanLength());
+    assertEquals(100 << 10, a.bufferBytes());
+    assertEquals(10, a.fieldCount());
+    a = settings("--acl-compare", "--acl-entries", "1,3", "--records", "500", "--rounds", "1",
+      "--acl-scan-rows", "700", "--ycsb", "fieldcount=2").acl();
+    assertEquals(List.of(1, 3), a.entries());
+    assertEquals(1, a.rounds());
+    assertEquals(700, a.scanRows());
+    assertEquals(2, a.fieldCount());
+    assertEquals(null, settings().acl());
+    assertEquals(List.of("ycsb", "acl_user1", "acl_user2"), AclComparison.aclUsers(3));
+  }
+
+  @Test
   public void badInputIsRefusedWithExitCode2() throws Exception {
     for (String[] args : new String[][] { { "--phases", "load,nope" }, { "--clients", "0" },
       { "--raw-buffers-kb", "64,-1" }, { "--ycsb", "recordcount=5" }, { "--ycsb", "novalue" },
@@ -64,7 +86,11 @@ public class YcsbBenchTest {
       { "--filter-compare", "--filter-selectivities", "101" },
       { "--filter-compare", "--ycsb", "fieldcount=150" },
       { "--filter-compare", "--ycsb", "fieldlength=3" },
-      { "--filter-compare", "--ycsb", "fieldcount=x" } }) {
+      { "--filter-compare", "--ycsb", "fieldcount=x" },
+      { "--acl-entries", "4" }, { "--acl-compare", "--acl-entries", "0" },
+      { "--acl-compare", "--acl-scan-length", "0" },
+      { "--acl-compare", "--ycsb", "fieldcount=x" },
+      { "--acl-compare", "--hbase", "hbase.security.authorization=false" } }) {
       PrintStream err = System.err;
       ByteArrayOutputStream captured = new ByteArrayOutputStream();
       System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
