@@ -27,7 +27,7 @@ import org.apache.hadoop.hbase.regionserver.MetricsRegionServerSource;
  * process (several RegionServers of an embedded cluster share one JVM and one MBean server) and
  * count once. The servers refresh these values every {@code hbase.regionserver.metrics.period}
  * and {@code /jmx} caches them for the metrics system's period ({@code *.period} of
- * hadoop-metrics2-hbase.properties): samples finer than those repeat a value. Thread-safe.
+ * hadoop-metrics2.properties): samples finer than those repeat a value. Thread-safe.
  */
 public final class RegionServerJmx {
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub="
