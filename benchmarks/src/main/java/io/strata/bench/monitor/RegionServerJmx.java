@@ -25,7 +25,8 @@ import org.apache.hadoop.hbase.regionserver.MetricsRegionServerSource;
  * updates were blocked) and {@code Hadoop:service=HBase,name=JvmMetrics} ({@code GcTimeMillis}).
  * Values are summed over servers; servers that answer with the same {@code serverName} are one
  * process (several RegionServers of an embedded cluster share one JVM and one MBean server) and
- * count once. The servers refresh these values every {@code hbase.regionserver.metrics.period}
+ * count once; a bean that names a server no longer live (one that ran earlier in the same JVM
+ * left it registered) is refused rather than reported. The servers refresh these values every {@code hbase.regionserver.metrics.period}
  * and {@code /jmx} caches them for the metrics system's period ({@code *.period} of
  * hadoop-metrics2.properties): samples finer than those repeat a value. Thread-safe.
  */
@@ -57,6 +58,8 @@ public final class RegionServerJmx {
     ClusterMetrics cm = admin.getClusterMetrics(
       java.util.EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS));
     List<JsonNode[]> beans = new ArrayList<>();
+    Set<String> liveNames = new HashSet<>();
+    cm.getLiveServerMetrics().keySet().forEach(n -> liveNames.add(n.toString()));
     Set<String> seen = new HashSet<>();
     for (ServerMetrics sm : cm.getLiveServerMetrics().values()) {
       int port = sm.getInfoServerPort();
@@ -66,8 +69,17 @@ public final class RegionServerJmx {
       }
       String base = "http://" + sm.getServerName().getHostname() + ":" + port + "/jmx?qry=";
       JsonNode server = bean(base, SERVER_BEAN, sm);
-      if (seen.add(server.path(MetricsRegionServerSource.SERVER_NAME_NAME).asText(
-        sm.getServerName().toString()))) {
+      // Hadoop exposes a source's tags as "tag.<name>" attributes.
+      String servedFor = server.path("tag." + MetricsRegionServerSource.SERVER_NAME_NAME)
+        .asText(null);
+      if (servedFor != null && !servedFor.equals(sm.getServerName().toString())
+        && !liveNames.contains(servedFor)) {
+        // A RegionServer that ran earlier in this JVM left its source registered, and the live
+        // one's could not take the name: its values are a stopped server's, not to be reported.
+        throw new IOException("RegionServer " + sm.getServerName() + "'s /jmx serves the "
+          + "metrics of " + servedFor + ", a RegionServer no longer live");
+      }
+      if (seen.add(servedFor != null ? servedFor : sm.getServerName().toString())) {
         beans.add(new JsonNode[] { server, bean(base, JVM_BEAN, sm) });
       }
     }
