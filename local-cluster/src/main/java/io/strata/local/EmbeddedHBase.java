@@ -15,9 +15,11 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.MetricsRegionServerSource;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.security.access.AccessController;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -177,6 +179,10 @@ public final class EmbeddedHBase implements Closeable {
       if (cluster != null) {
         cluster.shutdown();
         cluster.join();
+        // A stopped RegionServer leaves its metrics source registered, and the next one started
+        // in this JVM cannot take the name: /jmx would go on serving the stopped server's values.
+        DefaultMetricsSystem.instance().unregisterSource(
+          MetricsRegionServerSource.METRICS_JMX_CONTEXT);
       }
     } finally {
       zk.shutdown();
