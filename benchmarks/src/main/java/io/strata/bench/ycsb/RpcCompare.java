@@ -9,6 +9,7 @@ import io.strata.local.EmbeddedHBase;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,6 +55,11 @@ final class RpcCompare {
     "read", YcsbWorkloads.C, "write", YcsbWorkloads.UPDATE_ONLY, "read-write", YcsbWorkloads.A);
   static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16);
   static final TableName TABLE = TableName.valueOf("ycsb_rpc");
+  /** The transports this comparison runs over: YCSB in this JVM over loopback, else apart. */
+  static final String LOOPBACK = "loopback";
+  static final String VERBS = "verbs";
+  static final List<String> TRANSPORTS = List.of(LOOPBACK, VERBS);
+
   /** Counters read around each run. */
   static final List<String> COUNTERS = List.of("client.Get.rdma", "client.Mutate.rdma",
     "client.Get.sockets", "client.Mutate.sockets", "server.Get.calls", "server.Mutate.calls",
@@ -62,16 +68,25 @@ final class RpcCompare {
   private static final int LOAD_THREADS = 4;
   private static final int WARMUP_THREADS = 4;
   private static final Duration WARMUP_MAX = Duration.ofSeconds(60);
+  /** The heap of a path's client JVM (YCSB's threads and one HBase connection). */
+  private static final String CLIENT_HEAP = "384m";
 
   /**
    * What a comparison runs: each workload at each thread count {@code rounds} times per path
    * (the paths' order reversed from one round to the next), every run at most {@code
    * operations} or {@code runTime}; before each workload the table is flushed and {@code settle}
-   * waits for its flushes and compactions to end (null: no wait).
+   * waits for its flushes and compactions to end (null: no wait); the hybrid RPC over {@code
+   * transport} (one of {@link #TRANSPORTS}).
    */
   record Settings(long records, long operations, Duration runTime, List<String> workloads,
     List<Integer> threads, int rounds, long warmupOps, int regions, Map<String, String> ycsb,
-    Settle settle) {
+    Settle settle, String transport) {
+    Settings {
+      if (!TRANSPORTS.contains(transport)) {
+        throw new IllegalArgumentException("--rpc-transport takes one of " + TRANSPORTS
+          + ", not '" + transport + "'");
+      }
+    }
   }
 
   /**
@@ -161,8 +176,8 @@ final class RpcCompare {
   }
 
   /** The whole comparison; {@link #violations} empty when every run went where it claimed. */
-  record Result(Settings settings, InProcessYcsb.Figures load, int recordBytes, List<Cell> cells,
-    List<String> violations) {
+  record Result(Settings settings, String transport, boolean clientProcesses,
+    InProcessYcsb.Figures load, int recordBytes, List<Cell> cells, List<String> violations) {
     Cell cell(String workload, int threads) {
       for (Cell c : cells) {
         if (c.workload().equals(workload) && c.threads() == threads) {
@@ -181,7 +196,8 @@ final class RpcCompare {
       node.put("rounds", settings.rounds());
       node.put("warmup_operations", settings.warmupOps());
       node.put("regions", settings.regions());
-      node.put("transport", "loopback");
+      node.put("transport", transport);
+      node.put("client_processes", clientProcesses);
       node.put("client_buffering", false);
       ArrayNode t = node.putArray("threads");
       settings.threads().forEach(t::add);
@@ -201,31 +217,48 @@ final class RpcCompare {
   }
 
   /**
-   * The cluster keys this comparison needs: the hybrid RPC server on the loopback transport,
-   * with the polling scheduler (handlers poll their queue for a while after an endpoint call).
+   * The cluster keys this comparison needs: the hybrid RPC server on {@code transport}, with the
+   * polling scheduler (handlers poll their queue for a while after an endpoint call); over verbs
+   * the endpoint listens on the RDMA device's address.
    */
-  static Map<String, String> clusterKeys() {
-    return linked("hbase.rpc.server.impl", HybridRpcServer.class.getName(),
-      HybridRpcKeys.TRANSPORT, "loopback",
+  static Map<String, String> clusterKeys(String transport) {
+    Map<String, String> keys = linked("hbase.rpc.server.impl", HybridRpcServer.class.getName(),
+      HybridRpcKeys.TRANSPORT, transport,
       "hbase.region.server.rpc.scheduler.factory.class",
       PollingRpcSchedulerFactory.class.getName());
+    if (!LOOPBACK.equals(transport)) {
+      keys.put(HybridRpcKeys.Server.BIND_ADDRESS, HybridRpcKeys.Server.BIND_ADDRESS_AUTO);
+    }
+    return keys;
   }
 
-  /** Runs the comparison on {@code hbase}, which must run with {@link #clusterKeys()}. */
-  static Result run(EmbeddedHBase hbase, Settings s, Consumer<String> progress) throws Exception {
+  /** The name under which a path's connection is given to {@link HBaseClient26}. */
+  static String connectionName(String path) {
+    return CONNECTION_PREFIX + path;
+  }
+
+  /**
+   * Runs the comparison on {@code hbase}, which must run with {@link #clusterKeys}: over the
+   * loopback transport YCSB runs in this JVM; over verbs each path's YCSB runs in a client JVM
+   * of its own ({@link RemoteYcsbClient}, configuration and logs in {@code clientDir}).
+   */
+  static Result run(EmbeddedHBase hbase, Settings s, Path clientDir, Consumer<String> progress)
+    throws Exception {
     String transport = hbase.configuration().get(HybridRpcKeys.TRANSPORT);
-    if (!"loopback".equals(transport)
+    if (!s.transport().equals(transport)
       || !HybridRpcServer.class.getName().equals(hbase.configuration()
         .get("hbase.rpc.server.impl"))) {
       throw new IllegalStateException("The cluster runs without the hybrid RPC server on the "
-        + "loopback transport (" + HybridRpcKeys.TRANSPORT + "=" + transport + ")");
+        + s.transport() + " transport (" + HybridRpcKeys.TRANSPORT + "=" + transport + ")");
     }
+    boolean inProcess = LOOPBACK.equals(transport);
     Configuration base = HBaseConfiguration.create(hbase.configuration());
     long endpointsBefore = RdmaRpcMetrics.count("client.endpoints.connected");
+    Map<String, PathClient> clients = new LinkedHashMap<>();
     try (Connection netty = connect(base, NettyRpcClient.class.getName());
       Connection rdma = connect(base, HybridRpcClient.class.getName())) {
-      HBaseClient26.provideConnection(CONNECTION_PREFIX + NETTY, netty);
-      HBaseClient26.provideConnection(CONNECTION_PREFIX + RDMA, rdma);
+      HBaseClient26.provideConnection(connectionName(NETTY), netty);
+      HBaseClient26.provideConnection(connectionName(RDMA), rdma);
       try (Admin admin = netty.getAdmin()) {
         YcsbTable.dropIfExists(admin, TABLE);
         YcsbTable.create(admin, TABLE, YcsbTable.DEFAULT_FAMILY, s.regions());
@@ -241,11 +274,23 @@ final class RpcCompare {
             + s.records() + " records, " + load.failed() + " failed");
         }
         progress.accept("[rpc-compare] load: " + load);
-        awaitEndpoint(rdma, endpointsBefore);
+        if (inProcess) {
+          awaitEndpoint(rdma, endpointsBefore);
+          PATHS.forEach(p -> clients.put(p, PathClient.IN_PROCESS));
+        } else {
+          for (String path : PATHS) {
+            Configuration c = new Configuration(base);
+            c.set("hbase.rpc.client.impl", NETTY.equals(path) ? NettyRpcClient.class.getName()
+              : HybridRpcClient.class.getName());
+            progress.accept("[rpc-compare] starting the " + path + " path's client JVM");
+            clients.put(path, remote(RemoteYcsbClient.start(path, c,
+              RDMA.equals(path) ? TABLE : null, clientDir, CLIENT_HEAP, progress)));
+          }
+        }
         for (String path : PATHS) {
           if (s.warmupOps() > 0) {
-            InProcessYcsb.Figures w = InProcessYcsb.run(properties(s, "read-write", path,
-              s.warmupOps()), true, WARMUP_THREADS, s.warmupOps(), WARMUP_MAX);
+            InProcessYcsb.Figures w = clients.get(path).run(properties(s, "read-write", path,
+              s.warmupOps()), true, WARMUP_THREADS, s.warmupOps(), WARMUP_MAX).figures();
             progress.accept("[rpc-compare] warm-up " + path + ": " + w);
           }
         }
@@ -266,7 +311,8 @@ final class RpcCompare {
               boolean rdmaFirst = (cells.size() + round) % 2 == 1;
               for (String path : rdmaFirst ? List.of(RDMA, NETTY) : PATHS) {
                 runs.computeIfAbsent(path, x -> new ArrayList<>())
-                  .add(measure(s, workload, path, threads));
+                  .add(clients.get(path).run(properties(s, workload, path, s.operations()),
+                    true, threads, s.operations(), s.runTime()));
                 order.add(path);
               }
             }
@@ -280,23 +326,65 @@ final class RpcCompare {
           }
         }
         YcsbTable.dropIfExists(admin, TABLE);
-        return new Result(s, load, recordBytes, cells, violations);
+        return new Result(s, transport, !inProcess, load, recordBytes, cells, violations);
       }
     } finally {
-      HBaseClient26.withdrawConnection(CONNECTION_PREFIX + NETTY);
-      HBaseClient26.withdrawConnection(CONNECTION_PREFIX + RDMA);
+      for (PathClient c : clients.values()) {
+        c.close();
+      }
+      HBaseClient26.withdrawConnection(connectionName(NETTY));
+      HBaseClient26.withdrawConnection(connectionName(RDMA));
     }
   }
 
-  private static PathRun measure(Settings s, String workload, String path, int threads)
-    throws Exception {
-    Map<String, Long> before = counters();
-    InProcessYcsb.Figures f = InProcessYcsb.run(properties(s, workload, path, s.operations()),
-      true, threads, s.operations(), s.runTime());
-    Map<String, Long> after = counters();
+  /**
+   * Where a path's YCSB runs, and how its endpoint counters' increments are taken: in this JVM
+   * (every counter read here) or in a client JVM of its own (the client's counters read there,
+   * the server's here).
+   */
+  private interface PathClient {
+    PathClient IN_PROCESS = (props, transactions, threads, operations, maxTime) -> {
+      Map<String, Long> before = counters();
+      InProcessYcsb.Figures f = InProcessYcsb.run(props, transactions, threads, operations,
+        maxTime);
+      return new PathRun(f, delta(before, counters()));
+    };
+
+    PathRun run(Properties props, boolean transactions, int threads, long operations,
+      Duration maxTime) throws Exception;
+
+    default void close() throws InterruptedException {
+    }
+  }
+
+  private static PathClient remote(RemoteYcsbClient client) {
+    return new PathClient() {
+      @Override
+      public PathRun run(Properties props, boolean transactions, int threads, long operations,
+        Duration maxTime) throws Exception {
+        Map<String, Long> before = counters();
+        PathRun r = client.run(props, transactions, threads, operations, maxTime, COUNTERS);
+        Map<String, Long> server = delta(before, counters());
+        Map<String, Long> merged = new LinkedHashMap<>(r.counters());
+        server.forEach((k, v) -> {
+          if (k.startsWith("server.")) {
+            merged.put(k, v);
+          }
+        });
+        return new PathRun(r.figures(), merged);
+      }
+
+      @Override
+      public void close() throws InterruptedException {
+        client.close();
+      }
+    };
+  }
+
+  private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Long> delta = new LinkedHashMap<>();
     after.forEach((k, v) -> delta.put(k, v - before.get(k)));
-    return new PathRun(f, delta);
+    return delta;
   }
 
   private static Map<String, Long> counters() {
@@ -377,7 +465,7 @@ final class RpcCompare {
     p.setProperty("writeallfields", "true");
     s.ycsb().forEach(p::setProperty);
     p.setProperty(HBaseClient26.CLIENT_BUFFERING, "false");
-    p.setProperty(HBaseClient26.CONNECTION, CONNECTION_PREFIX + path);
+    p.setProperty(HBaseClient26.CONNECTION, connectionName(path));
     return p;
   }
 

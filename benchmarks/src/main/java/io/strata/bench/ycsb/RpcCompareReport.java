@@ -36,8 +36,9 @@ final class RpcCompareReport {
   }
 
   static void plot(RpcCompare.Result r, File png) throws IOException {
-    LineChart chart = new LineChart("YCSB throughput, Netty vs RDMA endpoint (loopback "
-      + "transport, one JVM)", "client threads", "ops/s");
+    LineChart chart = new LineChart("YCSB throughput, Netty vs RDMA endpoint (" + r.transport()
+      + (r.clientProcesses() ? " transport, clients in their own JVMs)" : " transport, one JVM)"),
+      "client threads", "ops/s");
     int w = 0;
     for (String workload : r.settings().workloads()) {
       List<RpcCompare.Cell> cells = cells(r, workload);
@@ -71,10 +72,7 @@ final class RpcCompareReport {
     RpcCompare.Settings s = r.settings();
     b.append("# YCSB over the RDMA endpoint vs Netty\n\n");
     b.append("Command:\n\n```\n").append(command).append("\n```\n\n");
-    b.append(String.format(Locale.ROOT, "This machine: %d cores, one JVM: embedded tiered "
-      + "cluster (1 RegionServer), hybrid RPC server on the **loopback** transport, YCSB's "
-      + "client threads in the same JVM over two connections (HBase's Netty client over "
-      + "localhost sockets; the hybrid client over the endpoint). %,d records of %d bytes "
+    b.append(String.format(Locale.ROOT, "This machine: %d cores. " + where(r) + " %,d records of %d bytes "
       + "(loaded over Netty at %,.0f ops/s), table pre-split into %d regions; client-side "
       + "buffering off (every Put is its own call); warm-up %,d read-write operations per path. "
       + "Each workload starts after a flush and a wait for the table's flushes and compactions "
@@ -123,6 +121,24 @@ final class RpcCompareReport {
     return b.toString();
   }
 
+  /** Where the cluster and the clients ran, and over what. */
+  static String where(RpcCompare.Result r) {
+    if (!r.clientProcesses()) {
+      return "One JVM: embedded tiered cluster (1 RegionServer), hybrid RPC server on the "
+        + "**" + r.transport() + "** transport, YCSB's client threads in the same JVM over two "
+        + "connections (HBase's Netty client over localhost sockets; the hybrid client over the "
+        + "endpoint).";
+    }
+    return "Embedded tiered cluster (1 RegionServer) in one JVM, hybrid RPC server on the **"
+      + r.transport() + "** transport; each path's YCSB client threads in a **JVM of their own** "
+      + "(HBase's Netty client over TCP sockets; the hybrid client over the RDMA device), one "
+      + "connection per path held for all its runs. The Gets and Mutates counted over the "
+      + "endpoint are the client JVM's own counters and the RegionServer's. On SoftRoCE (rxe, "
+      + "e.g. in the emulated guest of dev-support/softroce-test) the RDMA device is software "
+      + "over Ethernet: both sides' RDMA work is kernel work on the same cores, and an emulated "
+      + "guest runs some hundred times slower than the host, so only the ratios compare.";
+  }
+
   /** The study's figures beside this run's ratios. */
   static String paper(RpcCompare.Result r) {
     StringBuilder b = new StringBuilder();
@@ -131,9 +147,12 @@ final class RpcCompareReport {
       + "(Fig. 9–10): **their hardware** — HBase 0.90.3, 4 RegionServers, InfiniBand DDR "
       + "(ConnectX; the cluster that also has 10 GigE) with the UCR RDMA design against 10 GigE "
       + "and IPoIB sockets, 320,000 records of 1 KB cached in the servers' memory, one YCSB "
-      + "thread per client node, client-side buffering off. **This run** — 1 RegionServer and the "
-      + "clients in one JVM on this machine, the loopback transport (no wire: the endpoint "
-      + "path's cost without the network) against Netty over localhost sockets.\n\n");
+      + "thread per client node, client-side buffering off. **This run** — " + (r.clientProcesses()
+      ? "1 RegionServer and the clients in separate JVMs on one machine, the " + r.transport()
+      + " transport against Netty over TCP sockets on the same interface"
+      : "1 RegionServer and the clients in one JVM on this machine, the loopback transport (no "
+      + "wire: the endpoint path's cost without the network) against Netty over localhost "
+      + "sockets") + ".\n\n");
     b.append("| workload, clients | paper: RDMA (UCR) vs sockets | this run: rdma / netty |\n"
       + "|---|---|---|\n");
     RpcCompare.Cell read8 = r.cell("read", 8);

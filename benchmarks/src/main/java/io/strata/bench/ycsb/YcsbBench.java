@@ -49,7 +49,8 @@ public final class YcsbBench {
     + "lag; YCSB runs in --clients processes of --threads threads, started together through a "
     + "ZooKeeper barrier when more than one. --rpc-compare starts the cluster with the hybrid "
     + "RPC server on the loopback transport and runs YCSB's read, write and read-write "
-    + "workloads in this JVM, over HBase's Netty client and over the RDMA endpoint in turn. "
+    + "workloads in this JVM (with --rpc-transport verbs: on an RDMA device, YCSB in client "
+    + "JVMs of their own), over HBase's Netty client and over the RDMA endpoint in turn. "
     + "--acl-compare starts two HBase on the same HDFS, without and with the AccessController."
     + "\n\n";
   static final String DEFAULT_PHASES = "load,flush,settle,a";
@@ -138,11 +139,15 @@ public final class YcsbBench {
       + "(default: about 64 keys per buffer's worth of records)");
     o.addOption(null, "rpc-compare", false, "YCSB read (100% Get), write (100% Put) and "
       + "read-write (50/50) over HBase's Netty client and over the hybrid RPC's RDMA endpoint "
-      + "(loopback transport: YCSB runs in this JVM), one run, the paths taking turns: ops/s, "
+      + "(--rpc-transport), one run, the paths taking turns: ops/s, "
       + "mean, p50, p99 per workload, thread count and path, the endpoint's call counters as "
       + "proof; starts the cluster with the hybrid RPC server. Client buffering off; records of "
       + "10 x 100 bytes; --records defaults to " + RPC_RECORDS_DEFAULT + " and --operations "
       + "(most per run) to " + RPC_OPERATIONS_DEFAULT);
+    o.addOption(null, "rpc-transport", true, "--rpc-compare: the endpoint's transport: loopback "
+      + "(YCSB's threads run in this JVM, the only place the loopback endpoint reaches) or verbs "
+      + "(an RDMA device, e.g. SoftRoCE's rxe0: each path's YCSB runs in a client JVM of its "
+      + "own, as in the RDMA HBase study) (default loopback)");
     o.addOption(null, "rpc-threads", true, "--rpc-compare: client thread counts, comma-separated "
       + "(default 1,2,4,8,16)");
     o.addOption(null, "rpc-workloads", true, "--rpc-compare: workloads, comma-separated, of "
@@ -213,7 +218,7 @@ public final class YcsbBench {
       config = StrataLocal.config(cl).workDir(s.workDir());
       Map<String, String> defaults = new LinkedHashMap<>(HBASE_DEFAULTS);
       if (s.rpcCompare() != null) {
-        defaults.putAll(RpcCompare.clusterKeys());
+        defaults.putAll(RpcCompare.clusterKeys(s.rpcCompare().transport()));
       }
       if (s.monitorMs() > 0) {
         defaults.putAll(monitorKeys(s.monitorMs()));
@@ -394,11 +399,13 @@ public final class YcsbBench {
     if (s.rpcCompare() != null) {
       RpcCompare.Settings rc = s.rpcCompare();
       out.printf("%n== RPC comparison: %s at %s threads over Netty and over the RDMA endpoint "
-        + "(loopback transport), %d records, %d round(s) per path of at most %d operations or "
-        + "%d s%n", String.join(",", rc.workloads()), rc.threads(), rc.records(), rc.rounds(),
+        + "(%s transport%s), %d records, %d round(s) per path of at most %d operations or "
+        + "%d s%n", String.join(",", rc.workloads()), rc.threads(), rc.transport(),
+        RpcCompare.LOOPBACK.equals(rc.transport()) ? ", YCSB in this JVM"
+          : ", YCSB in a client JVM per path", rc.records(), rc.rounds(),
         rc.operations(), rc.runTime().toSeconds());
       x.mark("rpc-compare");
-      RpcCompare.Result r = RpcCompare.run(x.hbase, rc, out::println);
+      RpcCompare.Result r = RpcCompare.run(x.hbase, rc, s.workDir().toPath(), out::println);
       r.toJson(json.putObject("rpc_compare"));
       RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
       out.println("report: " + new File(s.out(), RpcCompareReport.MARKDOWN) + ", plot: "
@@ -558,7 +565,7 @@ public final class YcsbBench {
     Settle settle) {
     if (!rpc) {
       for (String o : List.of("rpc-threads", "rpc-workloads", "rpc-seconds", "rpc-rounds",
-        "rpc-warmup-ops")) {
+        "rpc-warmup-ops", "rpc-transport")) {
         if (cl.hasOption(o)) {
           throw new IllegalArgumentException("--" + o + " goes with --rpc-compare");
         }
@@ -592,7 +599,8 @@ public final class YcsbBench {
       List.copyOf(workloads), List.copyOf(threads),
       (int) CommandLines.wholeNumber(cl, "rpc-rounds", 2, 1),
       CommandLines.wholeNumber(cl, "rpc-warmup-ops", 10_000, 0),
-      (int) CommandLines.wholeNumber(cl, "regions", 8, 1), Map.copyOf(ycsb), settle);
+      (int) CommandLines.wholeNumber(cl, "regions", 8, 1), Map.copyOf(ycsb), settle,
+      cl.getOptionValue("rpc-transport", RpcCompare.LOOPBACK).trim());
   }
 
   private static void settingsJson(Settings s, ObjectNode node) {

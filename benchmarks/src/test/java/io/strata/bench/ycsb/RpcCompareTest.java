@@ -2,6 +2,7 @@ package io.strata.bench.ycsb;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +31,7 @@ public class RpcCompareTest {
 
   private static final RpcCompare.Settings SETTINGS = new RpcCompare.Settings(1000, 500,
     Duration.ofSeconds(5), List.of("read", "write", "read-write"), List.of(1, 8, 16), 1, 100, 2,
-    Map.of(), null);
+    Map.of(), null, "loopback");
 
   /** Every operation took {@code meanUs}. */
   private static InProcessYcsb.Figures figures(long reads, long updates, double meanUs) {
@@ -108,7 +109,7 @@ public class RpcCompareTest {
         cells.add(cell(w, t, reads, updates, counters(0, 0), counters(reads, updates)));
       }
     }
-    RpcCompare.Result r = new RpcCompare.Result(SETTINGS, figures(0, 1000, 300), 1000, cells,
+    RpcCompare.Result r = new RpcCompare.Result(SETTINGS, "loopback", false, figures(0, 1000, 300), 1000, cells,
       List.of());
     ObjectNode node = new ObjectMapper().createObjectNode();
     r.toJson(node);
@@ -139,7 +140,7 @@ public class RpcCompareTest {
     assertTrue(md, md.contains("read latency ratio 0.40, update 0.40"));
     assertTrue(new File(dir, RpcCompareReport.PLOT).length() > 1000);
 
-    RpcCompare.Result failed = new RpcCompare.Result(SETTINGS, figures(0, 1000, 300), 1000,
+    RpcCompare.Result failed = new RpcCompare.Result(SETTINGS, "loopback", false, figures(0, 1000, 300), 1000,
       cells, List.of("read x1 rdma: 400 reads but client.Get.rdma +0"));
     ObjectNode f = new ObjectMapper().createObjectNode();
     failed.toJson(f);
@@ -164,7 +165,7 @@ public class RpcCompareTest {
   @Test
   public void propertiesTurnBufferingOffAndNameThePathsConnection() throws Exception {
     RpcCompare.Settings s = new RpcCompare.Settings(1000, 500, Duration.ofSeconds(5),
-      List.of("write"), List.of(1), 1, 0, 2, Map.of("fieldlength", "50"), null);
+      List.of("write"), List.of(1), 1, 0, 2, Map.of("fieldlength", "50"), null, "verbs");
     Properties p = RpcCompare.properties(s, "write", RpcCompare.RDMA, 500);
     assertEquals("false", p.getProperty(HBaseClient26.CLIENT_BUFFERING));
     assertEquals("rpc-compare-rdma", p.getProperty(HBaseClient26.CONNECTION));
@@ -178,5 +179,33 @@ public class RpcCompareTest {
       .getProperty("readproportion"));
     assertEquals("rpc-compare-netty", RpcCompare.properties(s, "read", RpcCompare.NETTY, 1)
       .getProperty(HBaseClient26.CONNECTION));
+  }
+
+  @Test
+  public void anUnknownTransportIsRefusedByName() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+      () -> new RpcCompare.Settings(1000, 500, Duration.ofSeconds(5), List.of("write"),
+        List.of(1), 1, 0, 2, Map.of(), null, "tcp"));
+    assertTrue(e.getMessage(), e.getMessage().contains("'tcp'")
+      && e.getMessage().contains("verbs"));
+  }
+
+  /**
+   * A client JVM's figures arrive whole: merged with others they give what merging the
+   * originals gives (counts, times, every percentile).
+   */
+  @Test
+  public void figuresFromAClientProcessMergeAsTheOriginals() throws Exception {
+    InProcessYcsb.Figures a = figures(100, 100, 100);
+    InProcessYcsb.Figures b = figures(300, 100, 57);
+    InProcessYcsb.Figures a2 = RemoteYcsbClient.figures(new ObjectMapper().readTree(RemoteYcsbClient.toJson(a).toString()));
+    assertEquals(a.operations(), a2.operations());
+    assertEquals(a.seconds(), a2.seconds(), 0);
+    assertEquals(a.byTypeNs().keySet(), a2.byTypeNs().keySet());
+    InProcessYcsb.Figures m = InProcessYcsb.Figures.merge(List.of(a, b));
+    InProcessYcsb.Figures m2 = InProcessYcsb.Figures.merge(List.of(a2, b));
+    assertEquals(m.all(), m2.all());
+    assertEquals(m.byType(), m2.byType());
+    assertEquals(m.count(MeasuredDb.UPDATE), m2.count(MeasuredDb.UPDATE));
   }
 }
