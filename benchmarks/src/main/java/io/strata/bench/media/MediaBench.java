@@ -82,7 +82,8 @@ public final class MediaBench {
       "comma-separated case names (default: all eleven, in the study's order)");
     o.addOption(null, "ssd-volumes", true,
       "instead of --cases: the study's SSD-count cases, 50G_SSD on each of these numbers of SSD "
-      + "volumes per DataNode (1 to " + SsdSetup.MAX_VOLUMES + "), e.g. 4,8; named 50G_NSSD");
+      + "volumes per DataNode (1 to " + SsdSetup.MAX_VOLUMES + "), e.g. 4,8, run in that order; "
+      + "named 50G_NSSD");
     o.addOption(null, "controller-cap", true,
       "with --ssd-volumes: bandwidth shared by each DataNode's SSD volumes, a list of none, "
       + "study (the study's SATA controllers, " + SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND

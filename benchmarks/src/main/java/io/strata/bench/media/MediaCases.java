@@ -82,8 +82,9 @@ public final class MediaCases {
   /**
    * The paper's SSD-count cases (its Figures 4 and 5): 50G_SSD on each number of SSD volumes per
    * DataNode, under each controller cap, named as the paper names them ({@code 50G_4SSD},
-   * {@code 50G_8SSD}) with {@code _capN} (N MB/s) when a controller cap applies. Ordered by volume
-   * count, then cap as given: each count needs an HDFS of its own, the caps change in place.
+   * {@code 50G_8SSD}) with {@code _capN} (N MB/s) when a controller cap applies. Grouped by volume
+   * count, counts and caps in the order given: each count needs an HDFS of its own, the caps
+   * change in place.
    *
    * @param volumes SSD volumes per DataNode, from {@link SsdSetup#parseVolumes}
    * @param caps controller caps in bytes/s (0: none), from {@link SsdSetup#parseCaps}

@@ -325,13 +325,20 @@ final class MediaReport {
     sb.append(String.format(Locale.ROOT, "| study: 50G_8SSD vs 50G_4SSD | 1,536 MB/s (its "
       + "hardware) | %s | %s (latency) | n/a | yes |%n%n", pct(SsdScaling.STUDY_THROUGHPUT_8_VS_4),
       pct(SsdScaling.STUDY_LATENCY_8_VS_4)));
-    sb.append("The study's figures are its text's ratios only (").append(SsdScaling.STUDY_SOURCE)
-      .append("). Its Figures 4 and 5 show 8 SSDs per node barely above 4 in throughput and "
+    sb.append("The study's row is ").append(SsdScaling.STUDY_SOURCE)
+      .append(". Its Figures 4 and 5 show 8 SSDs per node barely above 4 in throughput and "
         + "somewhat lower in latency: far from what twice the SSDs could give, because the "
         + "controllers, not the SSDs, limited the disk bandwidth. \"SSD written per DataNode\" "
-        + "is what a DataNode's SSD volumes took in on average over the load (all replicas): "
-        + "set it beside the cap to see whether the cap could bind at all. * = the load stopped "
-        + "at the time limit.\n\n");
+        + "is what a DataNode's SSD volumes took in on average over the load (all replicas). "
+        + "* = the load stopped at the time limit.\n\n");
+    double share = scaling.largestCapShare(settings.dataNodes());
+    if (!Double.isNaN(share)) {
+      sb.append(String.format(Locale.ROOT, "Could the cap bind? The capped cases' SSD writes "
+        + "took at most %.2f %% of their controller cap per DataNode on average over the load%s"
+        + "%n%n", 100 * share, share < 0.5 ? ": the cap cannot have limited them, and a "
+          + "difference between a capped case and its uncapped twin is not the cap's doing."
+          : ": the cap may have limited them."));
+    }
     return sb.toString();
   }
 
@@ -514,7 +521,7 @@ final class MediaReport {
       avg.add(100 * c.latencyAvgRatio());
       p99.add(100 * c.latencyP99Ratio());
     }
-    names.add("study: 8 vs 4 SSD, cap 1536 MB/s");
+    names.add("study: 8 vs 4 SSD");
     thr.add(100 * SsdScaling.STUDY_THROUGHPUT_8_VS_4);
     avg.add(100 * SsdScaling.STUDY_LATENCY_8_VS_4);
     // The study's text gives one latency figure, no percentile.

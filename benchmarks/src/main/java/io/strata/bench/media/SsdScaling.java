@@ -21,9 +21,9 @@ final class SsdScaling {
   static final double STUDY_THROUGHPUT_8_VS_4 = 1.04;
   /** The paper: 50G_8SSD had 79 % of 50G_4SSD's latency. */
   static final double STUDY_LATENCY_8_VS_4 = 0.79;
-  static final String STUDY_SOURCE = "the study's text on its Figures 4 and 5 (\"104% "
-    + "throughput and 79% latency\" of 50G_8SSD against 50G_4SSD); the figures plot each case's "
-    + "throughput and latency as bars, whose values the text does not give";
+  static final String STUDY_SOURCE = "the text beside the study's Figures 4 and 5: \"104% "
+    + "throughput and 79% latency\" of 50G_8SSD against 50G_4SSD; the figures plot each case's "
+    + "throughput and latency as bars whose values the text does not give";
   /** More SSDs "gain almost nothing" when their throughput stays within this ratio. */
   static final double LITTLE_GAIN = StudyFindings.ABOUT_EQUAL;
 
@@ -113,6 +113,17 @@ final class SsdScaling {
   /** Bytes/s a case wrote to the SSD volumes of one DataNode, on average over its load. */
   static double ssdBytesPerSecondPerDataNode(CaseResult r, int dataNodes) {
     return MediaReport.written(r, Medium.SSD) / r.loadSeconds() / dataNodes;
+  }
+
+  /**
+   * The largest share of its controller cap that a capped case's SSD writes took, on average
+   * over its load (NaN when no capped case ran): far below 1, the cap cannot have limited it.
+   */
+  double largestCapShare(int dataNodes) {
+    return cases.stream().filter(r -> r.ok() && r.mediaCase().ssd().capped())
+      .mapToDouble(r -> ssdBytesPerSecondPerDataNode(r, dataNodes)
+        / r.mediaCase().ssd().controllerBytesPerSecond())
+      .max().orElse(Double.NaN);
   }
 
   /** One line per comparison, with the paper's figures beside. */

@@ -62,8 +62,9 @@ public class SsdScalingTest {
 
   @Test
   public void parsesVolumeCountsAndRejectsBadOnes() {
-    assertEquals(List.of(4, 8), SsdSetup.parseVolumes(" 8,4,8 "));
-    assertEquals(List.of(1, 16), SsdSetup.parseVolumes("16,1"));
+    assertEquals(List.of(4, 8), SsdSetup.parseVolumes(" 4,8,4 "));
+    assertEquals("the order given is the order they run in", List.of(16, 1),
+      SsdSetup.parseVolumes("16,1"));
     for (String bad : List.of("0", "17", "-4", "four", "4.5", " , ")) {
       try {
         SsdSetup.parseVolumes(bad);
@@ -119,6 +120,20 @@ public class SsdScalingTest {
   private static CaseResult result(MediaCase c, double ops, double avgUs, double p99Us) {
     return new CaseResult(c, 1000, 1000, ops, avgUs, p99Us, 0, 10, 20,
       Map.of(StorageType.SSD, 300_000_000L), null, null, Map.of());
+  }
+
+  @Test
+  public void theFewestSsdsAreTheBaselineWhateverOrderTheyRanIn() {
+    List<MediaCase> cases = MediaCases.ssdScaling(List.of(8, 4), List.of(STUDY, 0L));
+    assertEquals(List.of("50G_8SSD_cap1536", "50G_8SSD", "50G_4SSD_cap1536", "50G_4SSD"),
+      cases.stream().map(MediaCase::name).toList());
+    SsdScaling s = new SsdScaling(List.of(result(cases.get(0), 1040, 790, 1),
+      result(cases.get(1), 1100, 800, 1), result(cases.get(2), 1000, 1000, 1),
+      result(cases.get(3), 1000, 1000, 1)));
+    assertEquals(List.of(4, 8), s.volumeCounts());
+    assertEquals(List.of("50G_8SSD_cap1536 vs 50G_4SSD_cap1536", "50G_8SSD vs 50G_4SSD"),
+      s.comparisons().stream().map(SsdScaling.Comparison::label).toList());
+    assertEquals(1.04, s.comparisons().get(0).throughputRatio(), 1e-9);
   }
 
   @Test
