@@ -89,6 +89,9 @@ public final class MediaBench {
       + "study (the study's SATA controllers, " + SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND
         / 1_000_000 + " MB/s) or MB/s; every count runs under every cap, capped cases named "
       + "50G_NSSD_capMB (default: none,study)");
+    o.addOption(null, "warmup", false,
+      "load the first case once more before it, unrecorded, so that no measured case pays for "
+      + "this JVM's warm-up (the first case of a run is otherwise the slowest; default: off)");
     o.addOption(null, "scale", true, "quick (default, about a minute per case) or full");
     o.addOption(null, "out", true,
       "report directory (default $STRATA_WORK/bench/media/report-SCALE)");
@@ -108,7 +111,8 @@ public final class MediaBench {
     CommandLine cl;
     try {
       cl = CommandLines.parse(COMMAND, COMMAND + " [--cases A,B | --ssd-volumes 4,8 "
-        + "[--controller-cap none,study]] [--scale quick|full] [--out DIR]", HEADER, options(),
+        + "[--controller-cap none,study]] [--warmup] [--scale quick|full] [--out DIR]", HEADER,
+        options(),
         args);
     } catch (CommandLines.Exit e) {
       return e.code();
@@ -130,7 +134,16 @@ public final class MediaBench {
     if (cl.hasOption("ram-dir")) {
       config.ramDir(new File(cl.getOptionValue("ram-dir")));
     }
-    return run(config, scale, cases, outDir, out);
+    return run(config, scale, cases, outDir, cl.hasOption("warmup"), out);
+  }
+
+  /**
+   * As {@link #run(LocalClusterConfig, MediaScale, List, File, boolean, PrintStream)}, without a
+   * warm-up.
+   */
+  static int run(LocalClusterConfig config, MediaScale scale, List<MediaCase> cases, File outDir,
+    PrintStream out) throws Exception {
+    return run(config, scale, cases, outDir, false, out);
   }
 
   /**
@@ -158,10 +171,11 @@ public final class MediaBench {
 
   /**
    * Runs the cases on a cluster made from {@code config} (work and RAM directories; the scale
-   * sets the rest) and writes the report to {@code outDir}; 0 when every case ran.
+   * sets the rest) and writes the report to {@code outDir}; 0 when every case ran. With
+   * {@code warmup}, the first case runs once more before it, and that result is dropped.
    */
   static int run(LocalClusterConfig config, MediaScale scale, List<MediaCase> cases, File outDir,
-    PrintStream out) throws Exception {
+    boolean warmup, PrintStream out) throws Exception {
     long started = System.nanoTime();
     config.dataNodes(DATANODES).ramBytesPerDataNode(scale.ramTierBytes())
       .blockSizeBytes(scale.blockBytes());
@@ -201,6 +215,9 @@ public final class MediaBench {
         }
         for (MediaCase c : group.getValue()) {
           media.controllerCap(c.ssd().controllerBytesPerSecond());
+          if (warmup && results.isEmpty()) {
+            warmUp(c, dfs, media, settings(scale, cases, outDir, config, backed), out);
+          }
           if (!c.ssd().equals(SsdSetup.ONE_VOLUME)) {
             out.printf(Locale.ROOT, "[%d/%d %s] SSDs: %s%s%n", results.size() + 1, cases.size(),
               c.name(), c.ssd().describe(), c.ssd().capped() ? (c.ssd().capBinds()
@@ -238,6 +255,23 @@ public final class MediaBench {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * Loads {@code c} once, under another name, and drops the result: the first load in a JVM
+   * runs on code not yet compiled and was the slowest case of a run by up to about 2 x.
+   */
+  private static void warmUp(MediaCase c, TieredDfsCluster dfs, MediaEmulation media,
+    Settings s, PrintStream out) {
+    MediaCase w = c.on(c.ssd(), "warmup-" + c.name(), c.study());
+    CaseResult r = runCase(-1, w, dfs, media, s, out);
+    if (r.ok()) {
+      out.printf(Locale.ROOT, "[media] warm-up done (%,.0f ops/s, not reported)%n",
+        r.throughputOps());
+    } else {
+      out.printf(Locale.ROOT, "[media] WARNING: the warm-up load failed (%s); the cases run "
+        + "anyway, the first of them unwarmed%n", r.error());
+    }
   }
 
   private static Settings settings(MediaScale scale, List<MediaCase> cases, File outDir,

@@ -17,6 +17,8 @@ import java.util.Locale;
  *
  * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  *
+ * <p>Immutable; thread-safe.
+ *
  * @param volumes SSD volumes per DataNode
  * @param controllerBytesPerSecond bandwidth shared by all SSD volumes of a DataNode (bytes/s);
  *   0: no controller cap, each volume only has its own
