@@ -259,7 +259,8 @@ public final class MediaBench {
 
   /**
    * Loads {@code c} once, under another name, and drops the result: the first load in a JVM
-   * runs on code not yet compiled and was the slowest case of a run by up to about 2 x.
+   * runs on code not yet compiled (its HBase takes about 20 s to start, later ones about 8 s on
+   * two cores), which the first measured case would otherwise pay for.
    */
   private static void warmUp(MediaCase c, TieredDfsCluster dfs, MediaEmulation media,
     Settings s, PrintStream out) {
