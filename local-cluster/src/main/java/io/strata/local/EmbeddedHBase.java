@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedHBase implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedHBase.class);
+  /** The metrics system prefix HBase's sources are registered under (upstream's literal). */
+  private static final String METRICS_SYSTEM = "HBase";
 
   /** The HBase root directory on HDFS. */
   public static final String ROOT_DIR = "/hbase";
@@ -115,6 +117,12 @@ public final class EmbeddedHBase implements Closeable {
     try {
       int port = zk.startup(zkDir);
       conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, port);
+      // The metrics system names every source's JMX bean after the last prefix it was
+      // initialized with, and HBase initializes it as "HBase" only once per JVM: after an HDFS
+      // restart in this JVM the NameNode's and DataNodes' prefixes win, and the RegionServer's
+      // bean is no longer Hadoop:service=HBase,... where /jmx readers look. Initialize it again
+      // (shutdown() gives the reference back once the cluster is down).
+      DefaultMetricsSystem.initialize(METRICS_SYSTEM);
       cluster = new LocalHBaseCluster(conf, 1, config.regionServers());
       cluster.startup();
       Connection connection = ConnectionFactory.createConnection(conf);
@@ -183,6 +191,8 @@ public final class EmbeddedHBase implements Closeable {
         // in this JVM cannot take the name: /jmx would go on serving the stopped server's values.
         DefaultMetricsSystem.instance().unregisterSource(
           MetricsRegionServerSource.METRICS_JMX_CONTEXT);
+        // The reference start() took; HDFS's and HBase's own keep the system running.
+        DefaultMetricsSystem.shutdown();
       }
     } finally {
       zk.shutdown();

@@ -18,6 +18,7 @@ public final class LocalClusterConfig {
   private boolean keepData = false;
   private boolean tieredPlacement = true;
   private long ssdBytesPerDataNode = -1;
+  private int ssdVolumesPerDataNode = 1;
   private boolean accessControl = false;
   private final Map<String, String> dfsOverrides = new LinkedHashMap<>();
   private final Map<String, String> hbaseOverrides = new LinkedHashMap<>();
@@ -133,13 +134,32 @@ public final class LocalClusterConfig {
     return this;
   }
 
-  /** Capacity of each DataNode's SSD volume; -1 (default) for its file system's real space. */
+  /**
+   * Capacity of each SSD volume of a DataNode; -1 (default) for its file system's real space.
+   */
   public long ssdBytesPerDataNode() {
     return ssdBytesPerDataNode;
   }
 
   public LocalClusterConfig ssdBytesPerDataNode(long bytes) {
     this.ssdBytesPerDataNode = bytes;
+    return this;
+  }
+
+  /**
+   * SSD volumes per DataNode (default 1), each a directory of its own: e.g. to compare a
+   * DataNode with four SSDs and one with eight.
+   */
+  public int ssdVolumesPerDataNode() {
+    return ssdVolumesPerDataNode;
+  }
+
+  /** @throws IllegalArgumentException if {@code n < 1} */
+  public LocalClusterConfig ssdVolumesPerDataNode(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("a DataNode needs at least one SSD volume, not " + n);
+    }
+    this.ssdVolumesPerDataNode = n;
     return this;
   }
 

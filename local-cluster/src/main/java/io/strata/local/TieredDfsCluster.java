@@ -11,6 +11,8 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.StorageType;
@@ -23,14 +25,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A MiniDFSCluster whose DataNodes each have four volumes, one per tier: NVDIMM (Strata's RAM
- * tier, in a RAM-backed directory), SSD, DISK and ARCHIVE (directories under the work dir), plus
- * the external Storage Policy Satisfier and the tier mover in the same JVM.
+ * A MiniDFSCluster whose DataNodes each have one volume per tier: NVDIMM (Strata's RAM tier, in a
+ * RAM-backed directory), SSD, DISK and ARCHIVE (directories under the work dir), plus the
+ * external Storage Policy Satisfier and the tier mover in the same JVM. A DataNode can have more
+ * than one SSD volume ({@link LocalClusterConfig#ssdVolumesPerDataNode}); they follow the NVDIMM
+ * volume.
  */
 public final class TieredDfsCluster implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TieredDfsCluster.class);
 
-  /** The volumes of every DataNode, in this order. */
+  /** The tiers of every DataNode's volumes, in this order (SSD once per SSD volume). */
   public static final StorageType[] TIERS =
     { StorageType.NVDIMM, StorageType.SSD, StorageType.DISK, StorageType.ARCHIVE };
 
@@ -89,24 +93,33 @@ public final class TieredDfsCluster implements Closeable {
 
     Configuration[] overlays = new Configuration[n];
     long[][] capacities = new long[n][];
+    int ssdVolumes = config.ssdVolumesPerDataNode();
     for (int i = 0; i < n; i++) {
       File ramVolume = new File(ramRoot, "dn" + i);
       File diskBase = new File(dfsBase, "dn" + i);
-      String dirs = String.join(",",
-        RamDiskDirectory.dataDirEntry(ramVolume),
-        "[SSD]" + new File(diskBase, "ssd").getAbsolutePath(),
-        "[DISK]" + new File(diskBase, "disk").getAbsolutePath(),
-        "[ARCHIVE]" + new File(diskBase, "archive").getAbsolutePath());
-      Configuration overlay = new Configuration(false);
-      overlay.set(DFSConfigKeys.DFS_DATANODE_DATA_DIR_KEY, dirs);
-      overlays[i] = overlay;
+      List<String> dirs = new ArrayList<>();
+      List<Long> caps = new ArrayList<>();
+      dirs.add(RamDiskDirectory.dataDirEntry(ramVolume));
       // The RAM tier is capped; the others report their file system's real space unless set.
-      capacities[i] = new long[] { config.ramBytesPerDataNode(), config.ssdBytesPerDataNode(),
-        -1L, -1L };
+      caps.add(config.ramBytesPerDataNode());
+      for (int v = 0; v < ssdVolumes; v++) {
+        // The single-SSD layout keeps its historical directory name.
+        String name = ssdVolumes == 1 ? "ssd" : "ssd" + v;
+        dirs.add("[SSD]" + new File(diskBase, name).getAbsolutePath());
+        caps.add(config.ssdBytesPerDataNode());
+      }
+      dirs.add("[DISK]" + new File(diskBase, "disk").getAbsolutePath());
+      caps.add(-1L);
+      dirs.add("[ARCHIVE]" + new File(diskBase, "archive").getAbsolutePath());
+      caps.add(-1L);
+      Configuration overlay = new Configuration(false);
+      overlay.set(DFSConfigKeys.DFS_DATANODE_DATA_DIR_KEY, String.join(",", dirs));
+      overlays[i] = overlay;
+      capacities[i] = caps.stream().mapToLong(Long::longValue).toArray();
     }
     MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, dfsBase)
       .numDataNodes(n)
-      .storagesPerDatanode(TIERS.length)
+      .storagesPerDatanode(TIERS.length - 1 + ssdVolumes)
       .manageDataDfsDirs(false)
       .dataNodeConfOverlays(overlays)
       .storageCapacities(capacities)
@@ -131,9 +144,9 @@ public final class TieredDfsCluster implements Closeable {
       dfs.shutdown(true);
       throw e;
     }
-    LOG.info("HDFS up at {}: {} DataNodes x [NVDIMM {} MiB in {}, SSD, DISK, ARCHIVE]; patched "
-      + "HDFS classes from {}", dfs.getURI(), n, config.ramBytesPerDataNode() >> 20, ramRoot,
-      overlaySource());
+    LOG.info("HDFS up at {}: {} DataNodes x [NVDIMM {} MiB in {}, {} SSD, DISK, ARCHIVE]; "
+      + "patched HDFS classes from {}", dfs.getURI(), n, config.ramBytesPerDataNode() >> 20,
+      ramRoot, ssdVolumes, overlaySource());
     return new TieredDfsCluster(config, dfs, satisfier, tierMover, ramRoot);
   }
 

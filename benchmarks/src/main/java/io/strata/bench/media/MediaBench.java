@@ -60,7 +60,10 @@ public final class MediaBench {
     + "one machine: HDFS with a RAM tier on tmpfs and emulated SSD and HDD volumes (the study's "
     + "device figures), a fresh HBase per case with the case's placement, and YCSB's load "
     + "phase. Writes report.md, results.json and PNG plots to --out.\n\nCases: "
-    + MediaCases.names() + "\n\n";
+    + MediaCases.names() + "\n\nSSD count (the study's Figures 4 and 5): --ssd-volumes 4,8 "
+    + "runs 50G_SSD on 4 and on 8 SSD volumes per DataNode (cases 50G_4SSD, 50G_8SSD), each "
+    + "without and with the study's disk-controller cap (1536 MB/s over a DataNode's SSDs; "
+    + "cases 50G_4SSD_cap1536, 50G_8SSD_cap1536) unless --controller-cap says otherwise.\n\n";
   /** A YCSB status line: {@code ... 10 sec: 12345 operations; 1234.5 current ops/sec; ...}. */
   private static final Pattern STATUS =
     Pattern.compile("(\\d+ sec: \\d+ operations;[^\\[]*)");
@@ -77,6 +80,18 @@ public final class MediaBench {
     Options o = new Options();
     o.addOption(null, "cases", true,
       "comma-separated case names (default: all eleven, in the study's order)");
+    o.addOption(null, "ssd-volumes", true,
+      "instead of --cases: the study's SSD-count cases, 50G_SSD on each of these numbers of SSD "
+      + "volumes per DataNode (1 to " + SsdSetup.MAX_VOLUMES + "), e.g. 4,8, run in that order; "
+      + "named 50G_NSSD");
+    o.addOption(null, "controller-cap", true,
+      "with --ssd-volumes: bandwidth shared by each DataNode's SSD volumes, a list of none, "
+      + "study (the study's SATA controllers, " + SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND
+        / 1_000_000 + " MB/s) or MB/s; every count runs under every cap, capped cases named "
+      + "50G_NSSD_capMB (default: none,study)");
+    o.addOption(null, "warmup", false,
+      "load the first case once more before it, unrecorded, so that no measured case pays for "
+      + "this JVM's warm-up (the first case of a run is otherwise the slowest; default: off)");
     o.addOption(null, "scale", true, "quick (default, about a minute per case) or full");
     o.addOption(null, "out", true,
       "report directory (default $STRATA_WORK/bench/media/report-SCALE)");
@@ -95,8 +110,10 @@ public final class MediaBench {
   static int run(String[] args, PrintStream out) throws Exception {
     CommandLine cl;
     try {
-      cl = CommandLines.parse(COMMAND, COMMAND + " [--cases A,B] [--scale quick|full] "
-        + "[--out DIR]", HEADER, options(), args);
+      cl = CommandLines.parse(COMMAND, COMMAND + " [--cases A,B | --ssd-volumes 4,8 "
+        + "[--controller-cap none,study]] [--warmup] [--scale quick|full] [--out DIR]", HEADER,
+        options(),
+        args);
     } catch (CommandLines.Exit e) {
       return e.code();
     }
@@ -104,8 +121,7 @@ public final class MediaBench {
     List<MediaCase> cases;
     try {
       scale = MediaScale.parse(cl.getOptionValue("scale", "quick"));
-      cases = cl.hasOption("cases") ? MediaCases.parse(cl.getOptionValue("cases"))
-        : MediaCases.ALL;
+      cases = cases(cl);
     } catch (IllegalArgumentException e) {
       System.err.println(COMMAND + ": " + e.getMessage());
       return 2;
@@ -118,15 +134,48 @@ public final class MediaBench {
     if (cl.hasOption("ram-dir")) {
       config.ramDir(new File(cl.getOptionValue("ram-dir")));
     }
-    return run(config, scale, cases, outDir, out);
+    return run(config, scale, cases, outDir, cl.hasOption("warmup"), out);
+  }
+
+  /**
+   * As {@link #run(LocalClusterConfig, MediaScale, List, File, boolean, PrintStream)}, without a
+   * warm-up.
+   */
+  static int run(LocalClusterConfig config, MediaScale scale, List<MediaCase> cases, File outDir,
+    PrintStream out) throws Exception {
+    return run(config, scale, cases, outDir, false, out);
+  }
+
+  /**
+   * The cases the options name: {@code --cases}, the SSD-count cases of {@code --ssd-volumes}
+   * (under each {@code --controller-cap}, by default none and the study's), or all eleven.
+   *
+   * @throws IllegalArgumentException for a bad value or options that do not go together
+   */
+  static List<MediaCase> cases(CommandLine cl) {
+    if (cl.hasOption("ssd-volumes")) {
+      if (cl.hasOption("cases")) {
+        throw new IllegalArgumentException("--ssd-volumes runs its own cases (50G_SSD on each "
+          + "SSD count); drop --cases, or run the two separately");
+      }
+      List<Integer> volumes = SsdSetup.parseVolumes(cl.getOptionValue("ssd-volumes"));
+      List<Long> caps = SsdSetup.parseCaps(cl.getOptionValue("controller-cap", "none,study"));
+      return MediaCases.ssdScaling(volumes, caps);
+    }
+    if (cl.hasOption("controller-cap")) {
+      throw new IllegalArgumentException("--controller-cap applies to the SSD-count cases: add "
+        + "--ssd-volumes (e.g. 4,8); the other cases have one SSD volume per DataNode");
+    }
+    return cl.hasOption("cases") ? MediaCases.parse(cl.getOptionValue("cases")) : MediaCases.ALL;
   }
 
   /**
    * Runs the cases on a cluster made from {@code config} (work and RAM directories; the scale
-   * sets the rest) and writes the report to {@code outDir}; 0 when every case ran.
+   * sets the rest) and writes the report to {@code outDir}; 0 when every case ran. With
+   * {@code warmup}, the first case runs once more before it, and that result is dropped.
    */
   static int run(LocalClusterConfig config, MediaScale scale, List<MediaCase> cases, File outDir,
-    PrintStream out) throws Exception {
+    boolean warmup, PrintStream out) throws Exception {
     long started = System.nanoTime();
     config.dataNodes(DATANODES).ramBytesPerDataNode(scale.ramTierBytes())
       .blockSizeBytes(scale.blockBytes());
@@ -138,24 +187,52 @@ public final class MediaBench {
       scale.ramTierBytes() >> 20, config.ramDir(), Medium.SSD.perOperation().toNanos() / 1000,
       Medium.SSD.bytesPerSecond() / 1_000_000, Medium.HDD.perOperation().toNanos() / 1e6,
       Medium.HDD.bytesPerSecond() / 1_000_000, outDir);
-    TieredDfsCluster dfs = TieredDfsCluster.start(config);
-    boolean ramBacked = RamDiskDirectory.prepare(config.ramDir(), 0).isRamBacked();
-    if (!ramBacked) {
-      out.printf(Locale.ROOT, "[media] WARNING: %s is not tmpfs/ramfs: the RAM medium has disk "
-        + "speed%n", config.ramDir());
-    }
-    Settings settings = new Settings(scale, cases, outDir, config.workDir(), DATANODES,
-      config.ramDir(), ramBacked);
+    // The SSD volumes of a DataNode are fixed when HDFS starts: one HDFS per count, in turn.
+    Map<Integer, List<MediaCase>> byVolumes = new LinkedHashMap<>();
+    cases.forEach(c -> byVolumes.computeIfAbsent(c.ssd().volumes(), k -> new ArrayList<>())
+      .add(c));
     List<CaseResult> results = new ArrayList<>();
-    out.printf(Locale.ROOT, "[media] HDFS up at %s in %.1f s%n", dfs.uri(),
-      (System.nanoTime() - started) / 1e9);
-    try (MediaEmulation media = MediaEmulation.install(dfs.miniCluster())) {
-      for (int i = 0; i < cases.size(); i++) {
-        results.add(runCase(i, cases.get(i), dfs, media, settings, out));
+    boolean ramBacked = true;
+    for (Map.Entry<Integer, List<MediaCase>> group : byVolumes.entrySet()) {
+      int ssdVolumes = group.getKey();
+      long hdfsStarted = System.nanoTime();
+      config.ssdVolumesPerDataNode(ssdVolumes);
+      TieredDfsCluster dfs = TieredDfsCluster.start(config);
+      boolean backed = RamDiskDirectory.prepare(config.ramDir(), 0).isRamBacked();
+      if (!backed) {
+        out.printf(Locale.ROOT, "[media] WARNING: %s is not tmpfs/ramfs: the RAM medium has "
+          + "disk speed%n", config.ramDir());
       }
-    } finally {
-      dfs.close();
+      ramBacked &= backed;
+      out.printf(Locale.ROOT, "[media] HDFS up at %s in %.1f s: %d SSD volume(s) per "
+        + "DataNode%n", dfs.uri(), (System.nanoTime() - hdfsStarted) / 1e9, ssdVolumes);
+      try (MediaEmulation media = MediaEmulation.install(dfs.miniCluster())) {
+        int[] found = media.ssdVolumesPerDataNode();
+        if (found[0] != ssdVolumes || found[1] != ssdVolumes) {
+          throw new IllegalStateException(String.format(Locale.ROOT, "asked for %d SSD volumes "
+            + "per DataNode, the DataNodes have %d to %d: the cluster's data dirs are not as "
+            + "configured", ssdVolumes, found[0], found[1]));
+        }
+        for (MediaCase c : group.getValue()) {
+          media.controllerCap(c.ssd().controllerBytesPerSecond());
+          if (warmup && results.isEmpty()) {
+            warmUp(c, dfs, media, settings(scale, cases, outDir, config, backed), out);
+          }
+          if (!c.ssd().equals(SsdSetup.ONE_VOLUME)) {
+            out.printf(Locale.ROOT, "[%d/%d %s] SSDs: %s%s%n", results.size() + 1, cases.size(),
+              c.name(), c.ssd().describe(), c.ssd().capped() ? (c.ssd().capBinds()
+                ? String.format(Locale.ROOT, " (below the volumes' %,d MB/s together)",
+                  ssdVolumes * Medium.SSD.bytesPerSecond() / 1_000_000)
+                : " (at or above the volumes' own rates together: it cannot bind)") : "");
+          }
+          results.add(runCase(results.size(), c, dfs, media,
+            settings(scale, cases, outDir, config, backed), out));
+        }
+      } finally {
+        dfs.close();
+      }
     }
+    Settings settings = settings(scale, cases, outDir, config, ramBacked);
     MediaReport report = new MediaReport(settings, results);
     List<File> pngs;
     try {
@@ -178,6 +255,30 @@ public final class MediaBench {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * Loads {@code c} once, under another name, and drops the result: the first load in a JVM
+   * runs on code not yet compiled (its HBase takes about 20 s to start, later ones about 8 s on
+   * two cores), which the first measured case would otherwise pay for.
+   */
+  private static void warmUp(MediaCase c, TieredDfsCluster dfs, MediaEmulation media,
+    Settings s, PrintStream out) {
+    MediaCase w = c.on(c.ssd(), "warmup-" + c.name(), c.study());
+    CaseResult r = runCase(-1, w, dfs, media, s, out);
+    if (r.ok()) {
+      out.printf(Locale.ROOT, "[media] warm-up done (%,.0f ops/s, not reported)%n",
+        r.throughputOps());
+    } else {
+      out.printf(Locale.ROOT, "[media] WARNING: the warm-up load failed (%s); the cases run "
+        + "anyway, the first of them unwarmed%n", r.error());
+    }
+  }
+
+  private static Settings settings(MediaScale scale, List<MediaCase> cases, File outDir,
+    LocalClusterConfig config, boolean ramBacked) {
+    return new Settings(scale, cases, outDir, config.workDir(), DATANODES, config.ramDir(),
+      ramBacked);
   }
 
   /** Keys every case shares: the data scaled down to this machine, as the paper tuned it. */
@@ -397,10 +498,16 @@ public final class MediaBench {
         MediaReport.written(r, Medium.SSD) / 1048576.0,
         MediaReport.written(r, Medium.HDD) / 1048576.0, r.loadSeconds()));
     }
-    sb.append("\nThe study's findings:\n");
-    for (StudyFindings.Finding f : report.findings()) {
-      sb.append(String.format(Locale.ROOT, "  [%s] %s (study: %s; here: %s)%n", f.verdict().text,
-        f.claim(), f.study(), f.strata()));
+    if (!report.scaling().comparisons().isEmpty()) {
+      sb.append("\nSSD count (the study's Figures 4 and 5):\n")
+        .append(report.scaling().summary());
+    }
+    if (!report.findings().isEmpty()) {
+      sb.append("\nThe study's findings:\n");
+      for (StudyFindings.Finding f : report.findings()) {
+        sb.append(String.format(Locale.ROOT, "  [%s] %s (study: %s; here: %s)%n",
+          f.verdict().text, f.claim(), f.study(), f.strata()));
+      }
     }
     return sb.toString();
   }

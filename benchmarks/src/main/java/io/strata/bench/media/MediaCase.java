@@ -21,9 +21,24 @@ import org.apache.hadoop.hbase.HConstants;
  * @param compactedLarge compactions at or above it
  * @param archived archived HFiles ({@link TieringKeys#ARCHIVE_POLICY})
  * @param study what the paper's Table 1 says of the case
+ * @param ssd the SSD volumes of every DataNode and their controller cap (one volume, no cap for
+ *   the cases of Table 1; the SSD-count cases of the paper's Figures 4 and 5 vary it)
  */
 public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal, Medium flushed,
-  Medium compactedSmall, Medium compactedLarge, Medium archived, String study) {
+  Medium compactedSmall, Medium compactedLarge, Medium archived, String study, SsdSetup ssd) {
+
+  /** A case of Table 1: one SSD volume per DataNode, no controller cap. */
+  public MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal, Medium flushed,
+    Medium compactedSmall, Medium compactedLarge, Medium archived, String study) {
+    this(name, dataset, wal, oldWal, flushed, compactedSmall, compactedLarge, archived, study,
+      SsdSetup.ONE_VOLUME);
+  }
+
+  /** The same placement on other SSDs, under another name. */
+  public MediaCase on(SsdSetup setup, String newName, String newStudy) {
+    return new MediaCase(newName, dataset, wal, oldWal, flushed, compactedSmall, compactedLarge,
+      archived, newStudy, setup);
+  }
 
   /** The HBase site keys that place this case's data; {@code threshold} in bytes. */
   public Map<String, String> hbaseKeys(long threshold) {

@@ -79,6 +79,39 @@ public final class MediaCases {
     return chosen;
   }
 
+  /**
+   * The paper's SSD-count cases (its Figures 4 and 5): 50G_SSD on each number of SSD volumes per
+   * DataNode, under each controller cap, named as the paper names them ({@code 50G_4SSD},
+   * {@code 50G_8SSD}) with {@code _capN} (N MB/s) when a controller cap applies. Grouped by volume
+   * count, counts and caps in the order given: each count needs an HDFS of its own, the caps
+   * change in place.
+   *
+   * @param volumes SSD volumes per DataNode, from {@link SsdSetup#parseVolumes}
+   * @param caps controller caps in bytes/s (0: none), from {@link SsdSetup#parseCaps}
+   */
+  public static List<MediaCase> ssdScaling(List<Integer> volumes, List<Long> caps) {
+    MediaCase base = byName("50G_SSD").orElseThrow();
+    List<MediaCase> cases = new ArrayList<>();
+    for (int n : volumes) {
+      for (long cap : caps) {
+        SsdSetup setup = new SsdSetup(n, cap);
+        String name = ssdScalingName(setup);
+        String study = String.format(Locale.ROOT, "all files on SATA SSD, %d SSD volumes per "
+          + "DataNode%s", n, setup.capped() ? ", sharing a " + setup.controllerMegabytesPerSecond()
+            + " MB/s controller" + (cap == SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND
+              ? " (the study's two SATA controllers)" : "") : ", no controller cap");
+        cases.add(base.on(setup, name, study));
+      }
+    }
+    return cases;
+  }
+
+  /** {@code 50G_8SSD}, or {@code 50G_8SSD_cap1536} under a 1536 MB/s controller cap. */
+  static String ssdScalingName(SsdSetup setup) {
+    return "50G_" + setup.volumes() + "SSD"
+      + (setup.capped() ? "_cap" + setup.controllerMegabytesPerSecond() : "");
+  }
+
   /** The all-HDD case of a dataset: what the others are compared with. */
   public static MediaCase hddBaseline(Dataset d) {
     return ALL.stream().filter(c -> c.dataset() == d && c.allOn(HDD)).findFirst().orElseThrow();

@@ -18,6 +18,13 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
  * I/O operation and the bandwidth cap of the {@link Medium} its storage type stands for, through
  * the DataNode's {@code FileIoProvider} fault-injection hook ({@link SlowVolumes}). The same hook
  * counts the bytes each volume takes in, summed here per storage type.
+ *
+ * <p>A DataNode's SSD volumes can also share a controller's bandwidth ({@link #controllerCap}),
+ * as the storage-media paper's eight SSDs shared two SATA controllers: each volume keeps its own
+ * rate, and all of them together get at most the controller's.
+ *
+ * <p>Not thread-safe to configure: install, set the cap and close from one thread, between loads;
+ * the DataNodes' I/O threads go through the thread-safe hooks meanwhile.
  */
 public final class MediaEmulation implements AutoCloseable {
   private final List<SlowVolumes> hooks = new ArrayList<>();
@@ -53,6 +60,47 @@ public final class MediaEmulation implements AutoCloseable {
       e.close();
       throw ex;
     }
+  }
+
+  /**
+   * Caps the bandwidth all SSD volumes of each DataNode share at {@code bytesPerSecond}, one
+   * controller per DataNode (0: no cap; each volume keeps its own {@link Medium#SSD} rate). Takes
+   * effect for the transfers that start from now on.
+   */
+  public void controllerCap(long bytesPerSecond) {
+    if (bytesPerSecond < 0) {
+      throw new IllegalArgumentException("negative controller bandwidth: " + bytesPerSecond);
+    }
+    for (int i = 0; i < hooks.size(); i++) {
+      SlowVolumes hook = hooks.get(i);
+      hook.clearSharedBandwidth();
+      if (bytesPerSecond > 0) {
+        hook.shareBandwidth(ssdVolumes(i), bytesPerSecond);
+      }
+    }
+  }
+
+  /** The SSD volumes of each DataNode: the fewest any DataNode has, and the most. */
+  public int[] ssdVolumesPerDataNode() {
+    int min = Integer.MAX_VALUE;
+    int max = 0;
+    for (int i = 0; i < volumes.size(); i++) {
+      int n = ssdVolumes(i).size();
+      min = Math.min(min, n);
+      max = Math.max(max, n);
+    }
+    return new int[] { volumes.isEmpty() ? 0 : min, max };
+  }
+
+  /** Storage IDs of the SSD volumes of the {@code i}-th DataNode. */
+  private List<String> ssdVolumes(int i) {
+    List<String> ids = new ArrayList<>();
+    volumes.get(i).forEach((id, type) -> {
+      if (Medium.of(type) == Medium.SSD) {
+        ids.add(id);
+      }
+    });
+    return ids;
   }
 
   /** Bytes written so far to the volumes of each storage type, over all DataNodes. */

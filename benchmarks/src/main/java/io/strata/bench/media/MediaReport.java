@@ -30,6 +30,7 @@ final class MediaReport {
   static final String LATENCY_PNG = "latency.png";
   static final String RELATIVE_PNG = "relative-to-hdd.png";
   static final String WRITTEN_PNG = "data-written.png";
+  static final String SSD_SCALING_PNG = "ssd-scaling.png";
 
   private static final Color RAM_COLOR = new Color(214, 96, 77);
   private static final Color SSD_COLOR = new Color(67, 147, 195);
@@ -41,11 +42,17 @@ final class MediaReport {
   private final MediaBench.Settings settings;
   private final List<CaseResult> results;
   private final List<StudyFindings.Finding> findings;
+  private final SsdScaling scaling;
 
   MediaReport(MediaBench.Settings settings, List<CaseResult> results) {
     this.settings = settings;
     this.results = results;
     this.findings = new StudyFindings(results).check();
+    this.scaling = new SsdScaling(results);
+  }
+
+  SsdScaling scaling() {
+    return scaling;
   }
 
   List<StudyFindings.Finding> findings() {
@@ -145,6 +152,8 @@ final class MediaReport {
       ObjectNode n = cases.putObject(c.name());
       n.put("dataset", c.dataset().studyName());
       n.put("study", c.study());
+      n.put("ssd_volumes_per_datanode", c.ssd().volumes());
+      putCap(n, "ssd_controller_cap_bytes_per_s", c.ssd());
       ObjectNode placement = n.putObject("placement_keys");
       c.hbaseKeys(scale.compactionThresholdBytes()).forEach(placement::put);
       n.put("ok", r.ok());
@@ -179,6 +188,9 @@ final class MediaReport {
         }
       });
     }
+    if (scaling.ran()) {
+      doc.set("ssd_scaling", scalingJson(mapper));
+    }
     ArrayNode f = doc.putArray("findings");
     for (StudyFindings.Finding x : findings) {
       ObjectNode n = f.addObject();
@@ -188,6 +200,146 @@ final class MediaReport {
       n.put("verdict", x.verdict().text);
     }
     return doc;
+  }
+
+  private static void putCap(ObjectNode n, String key, SsdSetup ssd) {
+    if (ssd.capped()) {
+      n.put(key, ssd.controllerBytesPerSecond());
+    } else {
+      n.putNull(key);
+    }
+  }
+
+  /** The SSD-count cases side by side, their ratios, and the paper's. */
+  private ObjectNode scalingJson(ObjectMapper mapper) {
+    ObjectNode n = mapper.createObjectNode();
+    n.put("what", "the study's 50G single-storage SSD case on different numbers of SSD volumes "
+      + "per DataNode (its Figures 4 and 5), without and with a controller cap shared by a "
+      + "DataNode's SSD volumes");
+    ArrayNode counts = n.putArray("ssd_volumes_per_datanode");
+    scaling.volumeCounts().forEach(counts::add);
+    ArrayNode caps = n.putArray("controller_caps_bytes_per_s");
+    scaling.caps().forEach(c -> {
+      if (c == 0) {
+        caps.addNull();
+      } else {
+        caps.add(c);
+      }
+    });
+    n.put("ssd_bytes_per_s_per_volume", Medium.SSD.bytesPerSecond());
+    n.put("study_controller_cap_bytes_per_s", SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND);
+    ArrayNode rows = n.putArray("cases");
+    for (CaseResult r : scaling.cases()) {
+      ObjectNode row = rows.addObject();
+      SsdSetup ssd = r.mediaCase().ssd();
+      row.put("case", r.mediaCase().name());
+      row.put("ssd_volumes_per_datanode", ssd.volumes());
+      putCap(row, "controller_cap_bytes_per_s", ssd);
+      row.put("cap_below_volumes_combined_rate", ssd.capBinds());
+      row.put("ok", r.ok());
+      if (!r.ok()) {
+        row.put("error", r.error());
+        continue;
+      }
+      row.put("throughput_ops", r.throughputOps());
+      row.put("latency_us_avg", r.latencyUsAvg());
+      row.put("latency_us_p99", r.latencyUsP99());
+      row.put("records", r.records());
+      row.put("load_stopped_at_time_limit", r.truncated());
+      row.put("ssd_write_bytes_per_s_per_datanode",
+        SsdScaling.ssdBytesPerSecondPerDataNode(r, settings.dataNodes()));
+    }
+    ArrayNode cmp = n.putArray("comparisons");
+    for (SsdScaling.Comparison c : scaling.comparisons()) {
+      ObjectNode x = cmp.addObject();
+      x.put("case", c.more().mediaCase().name());
+      x.put("against", c.fewer().mediaCase().name());
+      if (c.controllerBytesPerSecond() == 0) {
+        x.putNull("controller_cap_bytes_per_s");
+      } else {
+        x.put("controller_cap_bytes_per_s", c.controllerBytesPerSecond());
+      }
+      x.put("throughput_ratio", c.throughputRatio());
+      x.put("latency_avg_ratio", c.latencyAvgRatio());
+      x.put("latency_p99_ratio", c.latencyP99Ratio());
+      x.put("little_gain", c.littleGain());
+    }
+    ObjectNode study = n.putObject("study");
+    study.put("cases", "50G_8SSD against 50G_4SSD, on the study's hardware (two SATA "
+      + "controllers, 1536 MB/s per node in all)");
+    study.put("throughput_ratio_8_vs_4", SsdScaling.STUDY_THROUGHPUT_8_VS_4);
+    study.put("latency_ratio_8_vs_4", SsdScaling.STUDY_LATENCY_8_VS_4);
+    study.putNull("throughput_ops");
+    study.putNull("latency_us");
+    study.put("source", SsdScaling.STUDY_SOURCE);
+    study.put("figures_show", "8 SSDs per node barely above 4 in throughput and somewhat "
+      + "lower in latency: far from the doubling twice the SSDs could give, because the SATA "
+      + "controllers, not the SSDs, limited the disk bandwidth");
+    return n;
+  }
+
+  /** The report's section on the SSD-count cases; empty when none ran. */
+  String scalingMarkdown() {
+    if (!scaling.ran()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("## SSD count: 4 vs 8 SSDs per DataNode (the study's "
+      + "Figures 4 and 5)\n\n");
+    sb.append(String.format(Locale.ROOT, "50G_SSD on %s SSD volumes per DataNode, each %d MB/s "
+      + "and +%d µs per operation; \"cap\" = one bandwidth shared by all SSD volumes of a "
+      + "DataNode, as the study's two SATA controllers (1536 MB/s per node, about %.1f SSDs' "
+      + "worth) were. The cap is not scaled: neither are the per-volume rates (the bench "
+      + "shrinks data, not rates), and each DataNode here stands for one of the study's "
+      + "nodes.%n%n", scaling.volumeCounts().stream().map(String::valueOf)
+        .reduce((a, b) -> a + " and " + b).orElse(""), Medium.SSD.bytesPerSecond() / 1_000_000,
+      Medium.SSD.perOperation().toNanos() / 1000,
+      SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND / (double) Medium.SSD.bytesPerSecond()));
+    sb.append("| case | SSD volumes per DataNode | controller cap | throughput ops/s | avg "
+      + "latency µs | p99 latency µs | SSD written per DataNode MB/s | records loaded |\n");
+    sb.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
+    for (CaseResult r : scaling.cases()) {
+      SsdSetup ssd = r.mediaCase().ssd();
+      String cap = ssd.capped() ? String.format(Locale.ROOT, "%,d MB/s%s",
+        ssd.controllerMegabytesPerSecond(), ssd.capBinds() ? "" : " (cannot bind)") : "none";
+      if (!r.ok()) {
+        sb.append(String.format(Locale.ROOT, "| %s | %d | %s | failed: %s | | | | |%n",
+          r.mediaCase().name(), ssd.volumes(), cap,
+          r.error().replace('|', '/').replace('\n', ' ')));
+        continue;
+      }
+      sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %,.0f | %,.0f | %,.0f | %.1f | "
+        + "%,d%s |%n", r.mediaCase().name(), ssd.volumes(), cap, r.throughputOps(),
+        r.latencyUsAvg(), r.latencyUsP99(),
+        SsdScaling.ssdBytesPerSecondPerDataNode(r, settings.dataNodes()) / 1e6, r.records(),
+        r.truncated() ? String.format(Locale.ROOT, " of %,d *", r.recordsTarget()) : ""));
+    }
+    sb.append("\n| comparison | controller cap | throughput | avg latency | p99 latency | "
+      + "little gain (throughput within +" + Math.round(100 * SsdScaling.LITTLE_GAIN)
+      + " %) |\n|---|---|---:|---:|---:|---|\n");
+    for (SsdScaling.Comparison c : scaling.comparisons()) {
+      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", c.label(),
+        c.controllerBytesPerSecond() == 0 ? "none" : String.format(Locale.ROOT, "%,d MB/s",
+          c.controllerBytesPerSecond() / 1_000_000), pct(c.throughputRatio()),
+        pct(c.latencyAvgRatio()), pct(c.latencyP99Ratio()), c.littleGain() ? "yes" : "no"));
+    }
+    sb.append(String.format(Locale.ROOT, "| study: 50G_8SSD vs 50G_4SSD | 1,536 MB/s (its "
+      + "hardware) | %s | %s (latency) | n/a | yes |%n%n", pct(SsdScaling.STUDY_THROUGHPUT_8_VS_4),
+      pct(SsdScaling.STUDY_LATENCY_8_VS_4)));
+    sb.append("The study's row is ").append(SsdScaling.STUDY_SOURCE)
+      .append(". Its Figures 4 and 5 show 8 SSDs per node barely above 4 in throughput and "
+        + "somewhat lower in latency: far from what twice the SSDs could give, because the "
+        + "controllers, not the SSDs, limited the disk bandwidth. \"SSD written per DataNode\" "
+        + "is what a DataNode's SSD volumes took in on average over the load (all replicas). "
+        + "* = the load stopped at the time limit.\n\n");
+    double share = scaling.largestCapShare(settings.dataNodes());
+    if (!Double.isNaN(share)) {
+      sb.append(String.format(Locale.ROOT, "Could the cap bind? The capped cases' SSD writes "
+        + "took at most %.2f %% of their controller cap per DataNode on average over the load%s"
+        + "%n%n", 100 * share, share < 0.5 ? ": the cap cannot have limited them, and a "
+          + "difference between a capped case and its uncapped twin is not the cap's doing."
+          : ": the cap may have limited them."));
+    }
+    return sb.toString();
   }
 
   /**
@@ -291,6 +443,7 @@ final class MediaReport {
       .sum();
     sb.append(failed).append(".\n\n");
 
+    sb.append(scalingMarkdown());
     sb.append(resourceTable(results));
 
     if (plotProblem != null) {
@@ -300,13 +453,16 @@ final class MediaReport {
       sb.append("![").append(png.getName()).append("](").append(png.getName()).append(")\n\n");
     }
 
-    sb.append("## The study's findings, checked\n\n");
-    sb.append("| study's finding | study | Strata here | ordering |\n|---|---|---|---|\n");
-    for (StudyFindings.Finding f : findings) {
-      sb.append("| ").append(f.claim()).append(" | ").append(f.study()).append(" | ")
-        .append(f.strata()).append(" | ").append(f.verdict().text).append(" |\n");
+    if (!findings.isEmpty()) {
+      sb.append("## The study's findings, checked\n\n");
+      sb.append("| study's finding | study | Strata here | ordering |\n|---|---|---|---|\n");
+      for (StudyFindings.Finding f : findings) {
+        sb.append("| ").append(f.claim()).append(" | ").append(f.study()).append(" | ")
+          .append(f.strata()).append(" | ").append(f.verdict().text).append(" |\n");
+      }
+      sb.append("\n");
     }
-    sb.append("\n## Case mapping (Table 1 to Strata's placement keys)\n\n");
+    sb.append("## Case mapping (Table 1 to Strata's placement keys)\n\n");
     sb.append("| case | study's Table 1 | `hbase.wal.storage.policy` | `strata.oldwal.storage.policy` "
       + "| `strata.flush.storage.policy` | `strata.compaction.storage.policy.small` / `.large` | "
       + "`strata.archive.storage.policy` |\n|---|---|---|---|---|---|---|\n");
@@ -320,15 +476,20 @@ final class MediaReport {
     sb.append("- One machine, one JVM: NameNode, 3 DataNodes, HBase master and one RegionServer "
       + "share its cores; YCSB runs in a JVM of its own. The study had 3 DataNode/RegionServer "
       + "hosts with 8 disks each and 200 client threads.\n");
-    sb.append("- Each DataNode has one volume per tier. SSD and HDD volumes are directories on "
+    sb.append(scaling.ran() ? "- Each DataNode has one volume per tier, the SSD tier as many "
+      + "as the case names (a directory each, all on this machine's one disk). SSD and HDD volumes"
+      : "- Each DataNode has one volume per tier. SSD and HDD volumes are directories on "
       + "this machine's disk, slowed through the DataNode's FileIoProvider fault-injection hook: "
       + "every I/O operation (write, flush, sync, open, rename, delete, read) waits the medium's "
       + "access latency, concurrent operations overlapping as on a device with a queue, and "
       + "read/write bytes are booked on the volume's bandwidth timeline (delays are slept, their "
       + "last 200 µs spun, but on a busy machine a delay still ends late). There is no seek model "
       + "beyond that per-operation latency, no page cache in front of the emulated device (the "
-      + "study's note: its SSD/HDD figures profit from the OS cache), and no SATA controller "
-      + "limit (the study's 1.5 GB/s for 8 disks).\n");
+      + "study's note: its SSD/HDD figures profit from the OS cache), and "
+      + (scaling.ran() ? "a SATA controller limit only in the _cap cases (a bandwidth timeline "
+        + "all SSD volumes of a DataNode book their bytes on too; a transfer ends when both its "
+        + "volume's and the controller's timeline have passed it).\n"
+        : "no SATA controller limit (the study's 1.5 GB/s for 8 disks).\n"));
     sb.append("- The RAM tier is HDFS's NVDIMM type on tmpfs, not slowed; the underlying disk adds "
       + "its own (page-cached) cost to SSD and HDD volumes.\n");
     sb.append("- Strata's settings are the same in every case (the study tuned flusher and "
@@ -343,6 +504,38 @@ final class MediaReport {
 
   static String mib(long bytes) {
     return String.format(Locale.ROOT, "%,.0f MiB", bytes / (double) (1 << 20));
+  }
+
+  /**
+   * Each larger SSD count relative to the fewest under the same cap, with the study's 8 vs 4
+   * beside them.
+   */
+  BarChart scalingChart() {
+    List<String> names = new ArrayList<>();
+    List<Double> thr = new ArrayList<>();
+    List<Double> avg = new ArrayList<>();
+    List<Double> p99 = new ArrayList<>();
+    for (SsdScaling.Comparison c : scaling.comparisons()) {
+      names.add(c.chartLabel());
+      thr.add(100 * c.throughputRatio());
+      avg.add(100 * c.latencyAvgRatio());
+      p99.add(100 * c.latencyP99Ratio());
+    }
+    names.add("study: 8 vs 4 SSD");
+    thr.add(100 * SsdScaling.STUDY_THROUGHPUT_8_VS_4);
+    avg.add(100 * SsdScaling.STUDY_LATENCY_8_VS_4);
+    // The study's text gives one latency figure, no percentile.
+    p99.add(Double.NaN);
+    return BarChart.grouped("More SSDs per DataNode, relative to the fewest under the same "
+      + "controller cap (study's Figs. 4, 5)", "% of the fewer-SSD case", names, List.of(
+        new BarChart.Series("throughput", THROUGHPUT_COLOR, array(thr)),
+        new BarChart.Series("average latency", AVG_COLOR, array(avg)),
+        new BarChart.Series("p99 latency", P99_COLOR, array(p99))),
+      v -> String.format(Locale.ROOT, "%.0f %%", v)).reference(100, "fewer SSDs = 100 %");
+  }
+
+  private static double[] array(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   List<File> plots(File dir) throws IOException {
@@ -370,16 +563,26 @@ final class MediaReport {
     files.add(f);
 
     f = new File(dir, RELATIVE_PNG);
-    BarChart.grouped("Relative to the all-HDD case of the same dataset (50G_HDD / 1T_HDD)",
-      "% of the HDD case", names, List.of(
-        new BarChart.Series("throughput", THROUGHPUT_COLOR,
-          ok.stream().mapToDouble(r -> 100 * relThroughput(r)).toArray()),
-        new BarChart.Series("average latency", AVG_COLOR,
-          ok.stream().mapToDouble(r -> 100 * relLatencyAvg(r)).toArray()),
-        new BarChart.Series("p99 latency", P99_COLOR,
-          ok.stream().mapToDouble(r -> 100 * relLatencyP99(r)).toArray())),
-      v -> String.format(Locale.ROOT, "%.0f %%", v)).reference(100, "HDD = 100 %").write(f);
-    files.add(f);
+    // Nothing to draw without an all-HDD case of the same dataset (e.g. the SSD-count cases).
+    boolean baselines = ok.stream().anyMatch(r -> !Double.isNaN(relThroughput(r)));
+    if (baselines) {
+      BarChart.grouped("Relative to the all-HDD case of the same dataset (50G_HDD / 1T_HDD)",
+        "% of the HDD case", names, List.of(
+          new BarChart.Series("throughput", THROUGHPUT_COLOR,
+            ok.stream().mapToDouble(r -> 100 * relThroughput(r)).toArray()),
+          new BarChart.Series("average latency", AVG_COLOR,
+            ok.stream().mapToDouble(r -> 100 * relLatencyAvg(r)).toArray()),
+          new BarChart.Series("p99 latency", P99_COLOR,
+            ok.stream().mapToDouble(r -> 100 * relLatencyP99(r)).toArray())),
+        v -> String.format(Locale.ROOT, "%.0f %%", v)).reference(100, "HDD = 100 %").write(f);
+      files.add(f);
+    }
+
+    if (!scaling.comparisons().isEmpty()) {
+      f = new File(dir, SSD_SCALING_PNG);
+      scalingChart().write(f);
+      files.add(f);
+    }
 
     f = new File(dir, WRITTEN_PNG);
     BarChart.stacked("Data written per tier during the load, all DataNodes (study's Figure 14)",

@@ -3,6 +3,7 @@ package io.strata.hdfs.testing;
 import io.strata.hdfs.chooser.VolumeStallSwitch;
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -22,12 +23,17 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
  * <p>A slowdown is a delay per operation (operations overlap, like requests queued on a device
  * with that latency) plus an optional bandwidth: bytes of reads and writes take
  * {@code len / bytesPerSecond} on a per-volume timeline, so concurrent transfers share it, as on
- * one disk. Delays are slept, their last 200 µs spun, so that sub-millisecond delays stay close
- * to what was asked on a busy machine. {@link #uninstall()} puts the DataNode's original hook
- * back.
+ * one disk. Several volumes can also share one bandwidth ({@link #shareBandwidth}), as disks behind
+ * one controller do: a transfer on such a volume is booked on its own timeline and on the shared
+ * one, and ends when both have passed it, so the slower of the two sets the pace. Delays are
+ * slept, their last 200 µs spun, so that sub-millisecond delays stay close to what was asked on a
+ * busy machine. {@link #uninstall()} puts the DataNode's original hook back.
  *
  * <p>It also counts the bytes the DataNode writes to each volume (block and checksum writes and
  * local copies between volumes), slowed or not: what a device would have had to take in.
+ *
+ * <p>Thread-safe: the DataNode's threads call the hook concurrently while a test or benchmark
+ * changes the slowdowns.
  */
 public final class SlowVolumes implements AutoCloseable {
   private static final Field HOOK_FIELD = hookField();
@@ -37,6 +43,8 @@ public final class SlowVolumes implements AutoCloseable {
   private final FileIoProvider io;
   private final FaultInjectorFileIoEvents original;
   private final Map<String, Slowdown> slowdowns = new ConcurrentHashMap<>();
+  /** Storage ID to the bandwidth it shares with other volumes. */
+  private final Map<String, Bandwidth> shared = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> delayedOps = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> bytesWritten = new ConcurrentHashMap<>();
   private volatile IoObserver observer;
@@ -102,6 +110,26 @@ public final class SlowVolumes implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Makes the volumes with these storage IDs share one read and write bandwidth of
+   * {@code bytesPerSecond}, on top of each one's own slowdown (if any): e.g. disks behind one
+   * controller. A volume shares at most one bandwidth; naming it again moves it to the new one.
+   */
+  public SlowVolumes shareBandwidth(Collection<String> storageIds, long bytesPerSecond) {
+    if (bytesPerSecond <= 0) {
+      throw new IllegalArgumentException("shared bandwidth must be positive: " + bytesPerSecond);
+    }
+    Bandwidth link = new Bandwidth(bytesPerSecond);
+    storageIds.forEach(id -> shared.put(id, link));
+    return this;
+  }
+
+  /** Ends every shared bandwidth (each volume's own slowdown stays). */
+  public SlowVolumes clearSharedBandwidth() {
+    shared.clear();
+    return this;
+  }
+
   /** Sets the one observer of every volume's operations (null: none). */
   public SlowVolumes observe(IoObserver o) {
     this.observer = o;
@@ -119,9 +147,10 @@ public final class SlowVolumes implements AutoCloseable {
     return this;
   }
 
-  /** Makes every volume fast again (the hook stays installed). */
+  /** Makes every volume fast again, shared bandwidths included (the hook stays installed). */
   public SlowVolumes clearAll() {
     slowdowns.clear();
+    shared.clear();
     return this;
   }
 
@@ -144,6 +173,7 @@ public final class SlowVolumes implements AutoCloseable {
   public void uninstall() {
     synchronized (io) {
       slowdowns.clear();
+      shared.clear();
       if (hook(io) instanceof Hook) {
         setHook(io, original);
       }
@@ -157,21 +187,49 @@ public final class SlowVolumes implements AutoCloseable {
 
   private static final class Slowdown {
     final long perOpNanos;
-    final long bytesPerSecond;
-    /** End of the transfers booked on this volume's timeline so far. */
-    private long busyUntilNanos;
+    /** The volume's own bandwidth, or null when it has none. */
+    final Bandwidth bandwidth;
 
     Slowdown(long perOpNanos, long bytesPerSecond) {
       this.perOpNanos = perOpNanos;
+      this.bandwidth = bytesPerSecond > 0 ? new Bandwidth(bytesPerSecond) : null;
+    }
+  }
+
+  /** A bandwidth timeline: transfers booked on it run one after another at its rate. */
+  static final class Bandwidth {
+    final long bytesPerSecond;
+    /** End of the transfers booked so far. */
+    private long busyUntilNanos = Long.MIN_VALUE;
+
+    Bandwidth(long bytesPerSecond) {
       this.bytesPerSecond = bytesPerSecond;
     }
 
     /** Books {@code len} bytes on the timeline; returns when the transfer ends. */
-    synchronized long bookTransfer(long now, long len) {
+    synchronized long book(long now, long len) {
       long start = Math.max(now, busyUntilNanos);
       busyUntilNanos = start + (long) (len * 1e9 / bytesPerSecond);
       return busyUntilNanos;
     }
+  }
+
+  /**
+   * When an operation of {@code len} bytes started at {@code now} ends: after the volume's
+   * per-operation delay, and after its bytes have passed both the volume's own bandwidth and the
+   * bandwidth it shares (either may be null).
+   */
+  static long end(long now, long len, long perOpNanos, Bandwidth own, Bandwidth sharedLink) {
+    long until = now + perOpNanos;
+    if (len > 0) {
+      if (own != null) {
+        until = Math.max(until, own.book(now, len));
+      }
+      if (sharedLink != null) {
+        until = Math.max(until, sharedLink.book(now, len));
+      }
+    }
+    return until;
   }
 
   private final class Hook extends FaultInjectorFileIoEvents {
@@ -204,16 +262,14 @@ public final class SlowVolumes implements AutoCloseable {
         return;
       }
       Slowdown s = slowdowns.get(volume.getStorageID());
-      if (s == null) {
+      Bandwidth link = shared.get(volume.getStorageID());
+      if (s == null && (link == null || len <= 0)) {
         return;
       }
       delayedOps.computeIfAbsent(volume.getStorageID(), k -> new AtomicLong()).incrementAndGet();
       long now = System.nanoTime();
-      long until = now + s.perOpNanos;
-      if (s.bytesPerSecond > 0 && len > 0) {
-        until = Math.max(until, s.bookTransfer(now, len));
-      }
-      sleepUntil(until);
+      sleepUntil(end(now, len, s == null ? 0 : s.perOpNanos, s == null ? null : s.bandwidth,
+        link));
     }
   }
 
