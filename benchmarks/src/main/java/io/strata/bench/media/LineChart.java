@@ -91,6 +91,11 @@ public final class LineChart {
     return this;
   }
 
+  /** Boundaries added so far. */
+  public int boundaryCount() {
+    return boundaries.size();
+  }
+
   /** The fill of the bands (default a light orange). */
   public LineChart bandColor(Color c) {
     bandColor = c;

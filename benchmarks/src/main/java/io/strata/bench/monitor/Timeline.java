@@ -116,15 +116,25 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
     new Object[] { "Blocked updates and GC (per interval)", "ms / requests",
       List.of("updates_blocked_ms", "blocked_requests", "gc_ms") });
 
+  /** Share of the time axis a phase's name may take before the next name in its row. */
+  static final double LABEL_SHARE = 0.2;
+
   private static final Color[] COLORS = { new Color(31, 119, 180), new Color(214, 39, 40),
     new Color(44, 160, 44) };
 
-  /** One panel per kind of metric, on one time axis, each phase's start marked. */
+  /**
+   * One panel per kind of metric, on one time axis, each phase's start marked; the RegionServer
+   * panels only when the timeline has RegionServer series (a bench without HBase has none).
+   */
   @SuppressWarnings("unchecked")
   public void plot(String title, File png) throws IOException {
     List<LineChart> charts = new ArrayList<>();
     double end = t.length == 0 ? 1 : Math.max(t[t.length - 1], 1);
+    boolean hbase = Monitor.HBASE_SERIES.stream().anyMatch(series::containsKey);
     for (Object[] panel : PANELS) {
+      if (!hbase && ((List<String>) panel[2]).stream().allMatch(Monitor.HBASE_SERIES::contains)) {
+        continue;
+      }
       LineChart c = new LineChart(charts.isEmpty() ? title + " - " + panel[0]
         : (String) panel[0], "seconds", (String) panel[1]).xRange(0, end);
       List<String> names = (List<String>) panel[2];
@@ -134,8 +144,18 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
           c.series(new LineChart.Series(names.get(i), COLORS[i % COLORS.length], t, y));
         }
       }
-      for (Phase p : phases) {
-        c.boundary(p.startS(), p.name());
+      // Every phase's start is marked; its name only where it does not run into the previous
+      // name of its row (the chart alternates two rows), or a run of many short phases is
+      // unreadable: the JSON has them all.
+      double[] lastLabelled = { Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY };
+      for (int i = 0; i < phases.size(); i++) {
+        Phase p = phases.get(i);
+        int row = c.boundaryCount() % 2;
+        boolean room = p.startS() - lastLabelled[row] >= end * LABEL_SHARE;
+        c.boundary(p.startS(), room ? p.name() : "");
+        if (room) {
+          lastLabelled[row] = p.startS();
+        }
       }
       charts.add(c);
     }

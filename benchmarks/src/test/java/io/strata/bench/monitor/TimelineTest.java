@@ -41,7 +41,13 @@ public class TimelineTest {
     t.plot("test", png);
     BufferedImage img = ImageIO.read(png);
     assertNotNull(img);
-    assertEquals(Timeline.PANELS.size() * 260, img.getHeight());
+    // No RegionServer series: the machine's three panels only.
+    assertEquals(3 * 260, img.getHeight());
+
+    Timeline withHBase = new Timeline(1.0, t.t(), Map.of("cpu_user_pct", new double[4],
+      "memstore_mb", new double[] { 1, 2, Double.NaN, 3 }), t.phases(), t.missing());
+    withHBase.plot("test", png);
+    assertEquals(Timeline.PANELS.size() * 260, ImageIO.read(png).getHeight());
   }
 
   @Test
