@@ -91,11 +91,6 @@ public final class LineChart {
     return this;
   }
 
-  /** Boundaries added so far. */
-  public int boundaryCount() {
-    return boundaries.size();
-  }
-
   /** The fill of the bands (default a light orange). */
   public LineChart bandColor(Color c) {
     bandColor = c;

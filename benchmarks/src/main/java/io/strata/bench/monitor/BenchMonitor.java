@@ -63,8 +63,8 @@ public final class BenchMonitor implements AutoCloseable {
     long ms = CommandLines.wholeNumber(cl, OPTION, DEFAULT_MS, 0);
     if (ms > 0 && ms < MIN_MS) {
       throw new IllegalArgumentException("--" + OPTION + " takes 0 (off) or at least " + MIN_MS
-        + ", not " + ms + ": finer samples would repeat the servers' cached values and cost the "
-        + "bench more than they show");
+        + ", not " + ms + ": finer samples would mostly add the sampler's own load to what the "
+        + "bench measures");
     }
     return ms;
   }
@@ -204,18 +204,24 @@ public final class BenchMonitor implements AutoCloseable {
       m.path("phases").size(), missing, SECTION, PNG);
   }
 
-  /** Per phase, the means the media study's resource tables give, one line each. */
+  /**
+   * Per phase, the means the media study's resource tables give, one line each; the
+   * RegionServer columns only when the timeline has them.
+   */
   public static String summary(Timeline t) {
+    boolean hbase = t.series().containsKey("memstore_mb");
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-      "%-28s %7s %7s %7s %9s %9s %9s %9s %8s %7s%n", "phase (means)", "s", "user%", "sys%",
-      "diskR MB/s", "diskW MB/s", "lo MB/s", "memstore", "flushQ", "GC ms"));
+      "%-28s %7s %7s %7s %9s %9s %9s", "phase (means)", "s", "user%", "sys%", "diskR MB/s",
+      "diskW MB/s", "lo MB/s"));
+    b.append(hbase ? String.format(Locale.ROOT, " %9s %8s %7s%n", "memstore", "flushQ", "GC ms")
+      : "\n");
     for (Timeline.Phase p : t.phases()) {
       Map<String, Double> m = t.means(p);
-      b.append(String.format(Locale.ROOT, "%-28s %7.1f %7.1f %7.1f %9.1f %9.1f %9.1f %9.1f %8.1f "
-        + "%7.1f%n", p.name(), p.endS() - p.startS(), m.get("cpu_user_pct"),
-        m.get("cpu_system_pct"), m.get("disk_read_mb_s"), m.get("disk_write_mb_s"),
-        m.get("loopback_mb_s"), m.getOrDefault("memstore_mb", Double.NaN),
-        m.getOrDefault("flush_queue", Double.NaN), m.getOrDefault("gc_ms", Double.NaN)));
+      b.append(String.format(Locale.ROOT, "%-28s %7.1f %7.1f %7.1f %9.1f %9.1f %9.1f", p.name(),
+        p.endS() - p.startS(), m.get("cpu_user_pct"), m.get("cpu_system_pct"),
+        m.get("disk_read_mb_s"), m.get("disk_write_mb_s"), m.get("loopback_mb_s")));
+      b.append(hbase ? String.format(Locale.ROOT, " %9.1f %8.1f %7.1f%n", m.get("memstore_mb"),
+        m.get("flush_queue"), m.get("gc_ms")) : "\n");
     }
     return b.toString().stripTrailing();
   }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.client.Admin;
@@ -74,16 +75,16 @@ public final class RegionServerJmx {
           + "(hbase.regionserver.info.port is -1), so its metrics cannot be read over /jmx");
       }
       String host = sm.getServerName().getHostname();
-      List<JsonNode> beans = serverBeans(host, port, sm.getServerName().toString());
-      servers.add(own(beans, sm.getServerName().toString()));
+      String name = sm.getServerName().toString();
+      List<JsonNode> beans = beans(host, port, SERVER_BEANS, b -> own(b, name) != null,
+        "RegionServer " + name + " has no bean of its own", "its metrics source is not "
+          + "registered, and another server's values are not reported for it");
+      servers.add(own(beans, name));
       Set<String> jvm = liveIn(beans, live);
       if (!jvms.containsKey(jvm)) {
-        JsonNode gc = JmxServlet.named(jmx.query(host, port, JVM_BEAN), JVM_BEAN);
-        if (gc == null) {
-          throw new IOException("RegionServer " + sm.getServerName() + " has no bean " + JVM_BEAN
-            + " at " + JmxServlet.uri(host, port, JVM_BEAN));
-        }
-        jvms.put(jvm, gc);
+        jvms.put(jvm, JmxServlet.named(beans(host, port, JVM_BEAN,
+          b -> JmxServlet.named(b, JVM_BEAN) != null, "RegionServer " + name + " has no bean "
+            + JVM_BEAN, "its JVM's GC time is unknown"), JVM_BEAN));
       }
     }
     return sum(servers, List.copyOf(jvms.values()));
@@ -133,32 +134,32 @@ public final class RegionServerJmx {
     return new Reading(memstore, flushQ, compactQ, files, blocked, blockedMs, gc, servers.size());
   }
 
-  /** The {@code sub=Server*} beans once {@code serverName}'s own is among them. */
-  private List<JsonNode> serverBeans(String host, int port, String serverName)
-    throws IOException {
+  /**
+   * The beans matching {@code pattern} once {@code found} holds for them; fails with
+   * {@code missing} (what was there, and {@code consequence}) after {@value #ATTEMPTS} tries.
+   */
+  private List<JsonNode> beans(String host, int port, String pattern,
+    Predicate<List<JsonNode>> found, String missing, String consequence) throws IOException {
     // Hadoop's metrics system unregisters a source's MBean and registers it again when the
     // source gains attributes (a RegionServer's first flush adds histograms): for a while (up
     // to half a second on a loaded machine) /jmx has no such bean. Asked again, it has.
     for (int attempt = 1;; attempt++) {
-      List<JsonNode> beans = jmx.query(host, port, SERVER_BEANS);
-      if (own(beans, serverName) != null) {
+      List<JsonNode> beans = jmx.query(host, port, pattern);
+      if (found.test(beans)) {
         return beans;
       }
       if (attempt == ATTEMPTS) {
-        List<String> others = new ArrayList<>();
-        beans.forEach(b -> others.add(b.path("name").asText() + " of "
-          + b.path(SERVER_NAME_TAG).asText("?")));
-        throw new IOException("RegionServer " + serverName + " has no bean of its own at "
-          + JmxServlet.uri(host, port, SERVER_BEANS) + " (asked " + ATTEMPTS + " times in "
-          + "1.5 s; there: " + others + "): its metrics source is not registered, and another "
-          + "server's values are not reported for it");
+        List<String> there = new ArrayList<>();
+        beans.forEach(b -> there.add(b.path("name").asText()
+          + (b.has(SERVER_NAME_TAG) ? " of " + b.path(SERVER_NAME_TAG).asText() : "")));
+        throw new IOException(missing + " at " + JmxServlet.uri(host, port, pattern) + " (asked "
+          + ATTEMPTS + " times in 1.5 s; there: " + there + "): " + consequence);
       }
       try {
         Thread.sleep(50L << (attempt - 1));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IOException("interrupted reading " + JmxServlet.uri(host, port, SERVER_BEANS),
-          e);
+        throw new IOException("interrupted reading " + JmxServlet.uri(host, port, pattern), e);
       }
     }
   }

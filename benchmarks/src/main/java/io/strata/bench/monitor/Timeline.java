@@ -116,11 +116,30 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
     new Object[] { "Blocked updates and GC (per interval)", "ms / requests",
       List.of("updates_blocked_ms", "blocked_requests", "gc_ms") });
 
-  /** Share of the time axis a phase's name may take before the next name in its row. */
-  static final double LABEL_SHARE = 0.2;
+  /** Share of the time axis one character of a phase's name takes (7 of the plot's 990 px). */
+  static final double LABEL_CHAR_SHARE = 7.0 / 990;
 
   private static final Color[] COLORS = { new Color(31, 119, 180), new Color(214, 39, 40),
     new Color(44, 160, 44) };
+
+  /**
+   * Each phase's label on a time axis from 0 to {@code end}: its name where the name does not run
+   * into the previous name of its row (the chart alternates two rows), else empty (the start is
+   * still marked), or a run of many short phases is unreadable. The JSON has them all.
+   */
+  static List<String> labels(List<Phase> phases, double end) {
+    List<String> labels = new ArrayList<>();
+    double[] labelEnds = { Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY };
+    for (Phase p : phases) {
+      int row = labels.size() % 2;
+      boolean room = p.startS() >= labelEnds[row];
+      labels.add(room ? p.name() : "");
+      if (room) {
+        labelEnds[row] = p.startS() + (p.name().length() + 2) * LABEL_CHAR_SHARE * end;
+      }
+    }
+    return labels;
+  }
 
   /**
    * One panel per kind of metric, on one time axis, each phase's start marked; the RegionServer
@@ -144,18 +163,9 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
           c.series(new LineChart.Series(names.get(i), COLORS[i % COLORS.length], t, y));
         }
       }
-      // Every phase's start is marked; its name only where it does not run into the previous
-      // name of its row (the chart alternates two rows), or a run of many short phases is
-      // unreadable: the JSON has them all.
-      double[] lastLabelled = { Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY };
+      List<String> labels = labels(phases, end);
       for (int i = 0; i < phases.size(); i++) {
-        Phase p = phases.get(i);
-        int row = c.boundaryCount() % 2;
-        boolean room = p.startS() - lastLabelled[row] >= end * LABEL_SHARE;
-        c.boundary(p.startS(), room ? p.name() : "");
-        if (room) {
-          lastLabelled[row] = p.startS();
-        }
+        c.boundary(phases.get(i).startS(), labels.get(i));
       }
       charts.add(c);
     }

@@ -51,6 +51,17 @@ public class TimelineTest {
   }
 
   @Test
+  public void phaseNamesOnlyWhereTheyHaveRoomInTheirRow() {
+    // 100 s over 990 px: a character takes about 0.7 s.
+    List<Timeline.Phase> phases = List.of(new Timeline.Phase("start cluster", 0, 20),
+      new Timeline.Phase("warm-up", 20, 21), new Timeline.Phase("r1 NONE", 21, 22),
+      new Timeline.Phase("r1 BASIC", 22, 23), new Timeline.Phase("read back", 60, 90),
+      new Timeline.Phase("stop", 90, 100));
+    assertEquals(List.of("start cluster", "warm-up", "r1 NONE", "", "read back", "stop"),
+      Timeline.labels(phases, 100));
+  }
+
+  @Test
   public void aSourceThatCannotBeReadLeavesGapsAndSamplingGoesOn() throws Exception {
     File nowhere = Files.createTempDirectory("no-proc").toFile();
     Monitor m = Monitor.start(Duration.ofMillis(50), nowhere.toPath(), null);
