@@ -122,19 +122,24 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
   private static final Color[] COLORS = { new Color(31, 119, 180), new Color(214, 39, 40),
     new Color(44, 160, 44) };
 
+  /** A phase's label: its text (empty: none) and its row, 0 (the lower) or 1. */
+  record Label(String text, int row) {
+  }
+
   /**
-   * Each phase's label on a time axis from 0 to {@code end}: its name where the name does not run
-   * into the previous name of its row (the chart alternates two rows), else empty (the start is
-   * still marked), or a run of many short phases is unreadable. The JSON has them all.
+   * Each phase's label on a time axis from 0 to {@code end}: its name in the first of the two
+   * label rows where it does not run into the previous name, else none (the start is still
+   * marked), or a run of many short phases is unreadable. The JSON has them all.
    */
-  static List<String> labels(List<Phase> phases, double end) {
-    List<String> labels = new ArrayList<>();
+  static List<Label> labels(List<Phase> phases, double end) {
+    List<Label> labels = new ArrayList<>();
     double[] labelEnds = { Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY };
     for (Phase p : phases) {
-      int row = labels.size() % 2;
-      boolean room = p.startS() >= labelEnds[row];
-      labels.add(room ? p.name() : "");
-      if (room) {
+      int row = p.startS() >= labelEnds[0] ? 0 : p.startS() >= labelEnds[1] ? 1 : -1;
+      if (row < 0) {
+        labels.add(new Label("", 0));
+      } else {
+        labels.add(new Label(p.name(), row));
         labelEnds[row] = p.startS() + (p.name().length() + 2) * LABEL_CHAR_SHARE * end;
       }
     }
@@ -163,9 +168,9 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
           c.series(new LineChart.Series(names.get(i), COLORS[i % COLORS.length], t, y));
         }
       }
-      List<String> labels = labels(phases, end);
+      List<Label> labels = labels(phases, end);
       for (int i = 0; i < phases.size(); i++) {
-        c.boundary(phases.get(i).startS(), labels.get(i));
+        c.boundary(phases.get(i).startS(), labels.get(i).text(), labels.get(i).row());
       }
       charts.add(c);
     }

@@ -57,8 +57,14 @@ public class TimelineTest {
       new Timeline.Phase("warm-up", 20, 21), new Timeline.Phase("r1 NONE", 21, 22),
       new Timeline.Phase("r1 BASIC", 22, 23), new Timeline.Phase("read back", 60, 90),
       new Timeline.Phase("stop", 90, 100));
-    assertEquals(List.of("start cluster", "warm-up", "r1 NONE", "", "read back", "stop"),
+    assertEquals(List.of(new Timeline.Label("start cluster", 0), new Timeline.Label("warm-up", 0),
+      new Timeline.Label("r1 NONE", 1), new Timeline.Label("", 0),
+      new Timeline.Label("read back", 0), new Timeline.Label("stop", 0)),
       Timeline.labels(phases, 100));
+    // A long phase after a long name: the upper row, where there is room.
+    assertEquals(new Timeline.Label("adaptation", 1), Timeline.labels(List.of(
+      new Timeline.Phase("start 1g-m0.40-c0.40", 0, 5), new Timeline.Phase("adaptation", 5, 100)),
+      100).get(1));
   }
 
   @Test
