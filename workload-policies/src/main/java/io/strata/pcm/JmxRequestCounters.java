@@ -1,19 +1,11 @@
 package io.strata.pcm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.metrics.JmxServlet;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Iterator;
-import java.util.Locale;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.TableName;
@@ -31,24 +23,21 @@ import org.slf4j.LoggerFactory;
  * {@code Namespace_NS_table_T_putsSampled} and {@code ..._putsInserting}.</li>
  * </ul>
  * The servers refresh these at their metrics period (10 s by default), so rates need a window of
- * several periods. Thread-safe: the HTTP client is, and the only other state is the two
- * "known" flags, which only decide what is logged.
+ * several periods. The servlet is read through {@link JmxServlet}. Thread-safe: the reader is,
+ * and the only other state is the two "known" flags, which only decide what is logged.
  */
 public final class JmxRequestCounters implements ReadOpCounter, InsertCounter {
   private static final Logger LOG = LoggerFactory.getLogger(JmxRequestCounters.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
   static final String SAMPLER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Coprocessor."
     + "Region.CP_" + InsertSampler.class.getName();
 
-  private final HttpClient http;
-  private final Duration timeout;
+  private final JmxServlet jmx;
   /** Whether the last read had the counts: a change either way is logged once, not each read. */
   private final AtomicBoolean readsKnown = new AtomicBoolean(true);
   private final AtomicBoolean insertsKnown = new AtomicBoolean(true);
 
   public JmxRequestCounters(long timeoutMs) {
-    this.timeout = Duration.ofMillis(timeoutMs);
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    this.jmx = new JmxServlet(Duration.ofMillis(timeoutMs));
   }
 
   /** The bean that carries {@code table}'s request metrics. */
@@ -59,52 +48,40 @@ public final class JmxRequestCounters implements ReadOpCounter, InsertCounter {
 
   /** Get and Scan operations in one {@code /jmx} answer; null when the bean is not in it. */
   static ReadOps parse(String json, TableName table) throws IOException {
-    JsonNode b = bean(json, beanName(table));
+    return parse(JmxServlet.beans(json), table);
+  }
+
+  private static ReadOps parse(List<JsonNode> beans, TableName table) {
+    JsonNode b = JmxServlet.named(beans, beanName(table));
     if (b == null) {
       return null;
     }
-    long gets = attribute(b, "getTime_num_ops");
-    long scans = attribute(b, "scanTime_num_ops");
+    long gets = JmxServlet.attribute(b, "getTime_num_ops");
+    long scans = JmxServlet.attribute(b, "scanTime_num_ops");
     return gets < 0 || scans < 0 ? null : new ReadOps(gets, scans);
   }
 
   /** Sampled and inserting Puts in one {@code /jmx} answer; null when they are not in it. */
   static InsertCounts parseInserts(String json, TableName table) throws IOException {
-    JsonNode b = bean(json, SAMPLER_BEAN);
+    return parseInserts(JmxServlet.beans(json), table);
+  }
+
+  private static InsertCounts parseInserts(List<JsonNode> beans, TableName table) {
+    JsonNode b = JmxServlet.named(beans, SAMPLER_BEAN);
     if (b == null) {
       return null;
     }
-    long sampled = attribute(b, InsertSampler.counterName(table, "putsSampled"));
-    long inserting = attribute(b, InsertSampler.counterName(table, "putsInserting"));
+    long sampled = JmxServlet.attribute(b, InsertSampler.counterName(table, "putsSampled"));
+    long inserting = JmxServlet.attribute(b, InsertSampler.counterName(table, "putsInserting"));
     return sampled < 0 || inserting < 0 ? null : new InsertCounts(sampled, inserting);
-  }
-
-  private static JsonNode bean(String json, String name) throws IOException {
-    for (JsonNode b : JSON.readTree(json).path("beans")) {
-      if (name.equals(b.path("name").asText())) {
-        return b;
-      }
-    }
-    return null;
-  }
-
-  /** A whole-number attribute, matched without case (metrics2 keeps the registry's spelling). */
-  private static long attribute(JsonNode bean, String name) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = bean.fields(); it.hasNext();) {
-      Map.Entry<String, JsonNode> e = it.next();
-      if (e.getKey().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
-        return e.getValue().asLong(-1);
-      }
-    }
-    return -1;
   }
 
   @Override
   public ReadOps readOps(TableName table, Collection<ServerMetrics> servers) {
     long[] sum = sumOver(table, servers, beanName(table), "the Get/Scan split",
       "are hbase.regionserver.enable.table.latencies and the info server on?", readsKnown,
-      (json, t) -> {
-        ReadOps o = parse(json, t);
+      (beans, t) -> {
+        ReadOps o = parse(beans, t);
         return o == null ? null : new long[] {o.gets(), o.scans()};
       });
     return sum == null ? null : new ReadOps(sum[0], sum[1]);
@@ -114,16 +91,16 @@ public final class JmxRequestCounters implements ReadOpCounter, InsertCounter {
   public InsertCounts insertCounts(TableName table, Collection<ServerMetrics> servers) {
     long[] sum = sumOver(table, servers, SAMPLER_BEAN, "the insert/update split",
       "is " + InsertSampler.class.getName() + " in hbase.coprocessor.region.classes?",
-      insertsKnown, (json, t) -> {
-        InsertCounts c = parseInserts(json, t);
+      insertsKnown, (beans, t) -> {
+        InsertCounts c = parseInserts(beans, t);
         return c == null ? null : new long[] {c.sampled(), c.inserting()};
       });
     return sum == null ? null : new InsertCounts(sum[0], sum[1]);
   }
 
-  /** Two counts from one {@code /jmx} answer, or null; may throw on bad JSON. */
+  /** Two counts from one {@code /jmx} answer's beans, or null. */
   private interface Parser {
-    long[] parse(String json, TableName table) throws IOException;
+    long[] parse(List<JsonNode> beans, TableName table);
   }
 
   /**
@@ -141,25 +118,18 @@ public final class JmxRequestCounters implements ReadOpCounter, InsertCounter {
           + " of table " + table + " is unknown");
         return null;
       }
-      URI uri = URI.create("http://" + host + ":" + port + "/jmx?qry="
-        + URLEncoder.encode(bean, StandardCharsets.UTF_8));
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(timeout).build(),
-          HttpResponse.BodyHandlers.ofString());
-        long[] counts = r.statusCode() == 200 ? parser.parse(r.body(), table) : null;
+        long[] counts = parser.parse(jmx.query(host, port, bean), table);
         if (counts == null) {
-          warnOnce(known, uri + " gave no counts for " + what + " of table " + table + " (HTTP "
-            + r.statusCode() + "; " + hint + "); it is unknown");
+          warnOnce(known, JmxServlet.uri(host, port, bean) + " gave no counts for " + what
+            + " of table " + table + " (" + hint + "); it is unknown");
           return null;
         }
         sum[0] += counts[0];
         sum[1] += counts[1];
       } catch (IOException e) {
-        warnOnce(known, "cannot read " + uri + ": " + e + "; " + what + " of table " + table
-          + " is unknown");
-        return null;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        warnOnce(known, "cannot read " + JmxServlet.uri(host, port, bean) + ": " + e + "; "
+          + what + " of table " + table + " is unknown");
         return null;
       }
     }

@@ -2,6 +2,7 @@ package io.strata.bench.chooser;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.hdfs.HdfsKeys;
@@ -38,7 +39,10 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.RoundRobinVolumeChoosing
  * per I/O operation, optionally a bandwidth cap), written to by concurrent writers with
  * replication 1; once with upstream's round-robin volume choice and once with Strata's
  * latency-aware one, each on a fresh cluster. Reports where the new blocks went and the write
- * throughput.
+ * throughput. The machine is monitored throughout ({@code --monitor-ms}), each policy's cluster
+ * start, warm-up and measured writes marked; the plot goes to {@code monitor.png} in the work
+ * directory. The DataNode's per-volume I/O metrics are not sampled: they need file I/O profiling,
+ * which would add its cost to the very writes whose volume choice is measured.
  */
 public final class ChooserBench {
   private static final String COMMAND = "strata bench chooser";
@@ -55,7 +59,7 @@ public final class ChooserBench {
 
   /** What one run does. */
   record Settings(int files, int fileMb, int blockMb, int writers, long delayMs,
-    long slowMibPerS, File workDir) {
+    long slowMibPerS, File workDir, long monitorMs) {
     long fileBytes() {
       return (long) fileMb << 20;
     }
@@ -96,6 +100,7 @@ public final class ChooserBench {
     o.addOption(null, "slow-mib-per-s", true,
       "also cap the slowed volume's bandwidth at this many MiB/s (default 0: no cap)");
     o.addOption(null, "json", true, "also write the results as JSON to this file");
+    BenchMonitor.addOption(o, false);
     o.addOption(null, "work-dir", true,
       "directory for the clusters' data, wiped per run (default $STRATA_WORK/bench/chooser, "
         + "STRATA_WORK defaulting to .strata-work)");
@@ -123,13 +128,21 @@ public final class ChooserBench {
         + " MiB/s" : "", s.files(), s.fileMb(), s.blockMb(), s.writers(), s.workDir());
     List<Outcome> outcomes = new ArrayList<>();
     ProbeCost[] probe = new ProbeCost[1];
-    outcomes.add(measure("round-robin", RoundRobinVolumeChoosingPolicy.class, s, out, null));
-    outcomes.add(measure("latency-aware", LatencyAwareVolumeChoosingPolicy.class, s, out, probe));
-    out.println();
-    out.print(table(outcomes, probe[0]));
+    ObjectNode monitoring = new ObjectMapper().createObjectNode();
+    try (BenchMonitor monitor = BenchMonitor.start(s.monitorMs(), false)) {
+      outcomes.add(measure("round-robin", RoundRobinVolumeChoosingPolicy.class, s, monitor, out,
+        null));
+      outcomes.add(measure("latency-aware", LatencyAwareVolumeChoosingPolicy.class, s, monitor,
+        out, probe));
+      out.println();
+      out.print(table(outcomes, probe[0]));
+      monitor.writeIn(monitoring, s.workDir(), COMMAND, out);
+    }
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
-      JsonReports.write(file, json(s, outcomes, probe[0]));
+      ObjectNode doc = json(s, outcomes, probe[0]);
+      doc.setAll(monitoring);
+      JsonReports.write(file, doc);
       out.println("JSON written to " + file);
     }
     return 0;
@@ -142,17 +155,18 @@ public final class ChooserBench {
       (int) CommandLines.wholeNumber(cl, "writers", 2, 1),
       CommandLines.wholeNumber(cl, "delay-ms", 50, 0),
       CommandLines.wholeNumber(cl, "slow-mib-per-s", 0, 0),
-      new File(cl.getOptionValue("work-dir", defaultWorkDir())));
+      new File(cl.getOptionValue("work-dir", defaultWorkDir())), BenchMonitor.intervalMs(cl));
   }
 
   private static String defaultWorkDir() {
     return CommandLines.workDir("bench/chooser").getPath();
   }
 
-  static Outcome measure(String name, Class<?> policy, Settings s, PrintStream out,
-    ProbeCost[] probeCost) throws Exception {
+  static Outcome measure(String name, Class<?> policy, Settings s, BenchMonitor monitor,
+    PrintStream out, ProbeCost[] probeCost) throws Exception {
     File base = new File(s.workDir(), name);
     FileUtil.fullyDelete(base);
+    monitor.phase(name + " start");
     out.printf(Locale.ROOT, "%s: starting HDFS%n", name);
     MiniDFSCluster cluster = OneDataNodeCluster.start(
       OneDataNodeCluster.conf(base, policy, (long) s.blockMb() << 20), base, new long[VOLUMES]);
@@ -162,14 +176,17 @@ public final class ChooserBench {
       Map<String, String> names = volumeNames(dn);
       String slowId = new ArrayList<>(names.keySet()).get(SLOW_INDEX);
       if (probeCost != null) {
+        monitor.phase(name + " probe cost");
         probeCost[0] = probeCost(dn, cluster.getConfiguration(0));
       }
       try (SlowVolumes slow = SlowVolumes.install(dn)) {
         // The DataNode has been writing before its volume slows down.
+        monitor.phase(name + " warm-up");
         write(fs, "/warmup", Math.min(2, s.files()), s, null);
         slow.slow(slowId, Duration.ofMillis(s.delayMs()), s.slowMibPerS() << 20);
         out.printf(Locale.ROOT, "%s: writing %d files with %s slowed%n", name, s.files(),
           names.get(slowId));
+        monitor.phase(name + " writes");
         long t0 = System.nanoTime();
         List<Path> files = write(fs, "/bench", s.files(), s, out);
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -183,6 +200,7 @@ public final class ChooserBench {
         return o;
       }
     } finally {
+      monitor.phase(name + " stop");
       cluster.shutdown(true);
     }
   }

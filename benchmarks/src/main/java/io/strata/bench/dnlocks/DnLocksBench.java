@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.JvmCommand;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import java.io.BufferedReader;
@@ -30,6 +31,11 @@ import org.apache.hadoop.fs.FileUtil;
  * the other: {@code strata} with this JVM's class path (the overlay jar ahead of hadoop-hdfs),
  * {@code upstream} with the same class path minus the overlay. Prints per variant, load and
  * operation the wait and exec percentiles, and the fast volume's createRbw/finalizeBlock wait.
+ * The machine is monitored throughout ({@code --monitor-ms}), each variant's start and load levels
+ * marked as its JVM reports them; the plot goes to {@code monitor.png} in the work directory.
+ * The DataNode's own metrics are not sampled: it runs in the variant's JVM on a port this one
+ * does not learn, and its per-volume I/O metrics need file I/O profiling, which would time the
+ * very calls measured.
  */
 public final class DnLocksBench {
   static final List<String> VARIANTS = List.of(DnLocksWorkload.UPSTREAM, DnLocksWorkload.STRATA);
@@ -50,6 +56,7 @@ public final class DnLocksBench {
     o.addOption(null, "delay-ms", true,
       "delay per I/O operation on the slow DISK volume, in ms (default 4000)");
     o.addOption(null, "json", true, "also write the results as JSON to this file");
+    BenchMonitor.addOption(o, false);
     o.addOption(null, "ram-dir", true, "directory of the RAM volume, on tmpfs, wiped per variant "
       + "(default /dev/shm/strata-$USER-dn-locks)");
     o.addOption(null, "work-dir", true,
@@ -73,9 +80,11 @@ public final class DnLocksBench {
     }
     long seconds;
     long delayMs;
+    long monitorMs;
     try {
       seconds = CommandLines.wholeNumber(cl, "seconds", 20, 1);
       delayMs = CommandLines.wholeNumber(cl, "delay-ms", 4000, 0);
+      monitorMs = BenchMonitor.intervalMs(cl);
     } catch (IllegalArgumentException e) {
       System.err.println("strata bench dn-locks: " + e.getMessage());
       return 2;
@@ -115,14 +124,18 @@ public final class DnLocksBench {
       n.put("ram_writers", l.fastWriters());
       n.put("ram_transfers", l.transfers());
     }
-    for (String variant : VARIANTS) {
-      File result = new File(workDir, variant + ".json");
-      runVariant(variant, classPaths.get(variant), seconds, delayMs, new File(workDir, variant),
-        ramDir, result, out);
-      doc.set(variant, mapper.readTree(result));
+    try (BenchMonitor monitor = BenchMonitor.start(monitorMs, false)) {
+      for (String variant : VARIANTS) {
+        File result = new File(workDir, variant + ".json");
+        monitor.phase(variant + " start");
+        runVariant(variant, classPaths.get(variant), seconds, delayMs, new File(workDir, variant),
+          ramDir, result, monitor, out);
+        doc.set(variant, mapper.readTree(result));
+      }
+      out.println();
+      out.print(table(doc));
+      monitor.writeIn(doc, workDir, "strata bench dn-locks", out);
     }
-    out.println();
-    out.print(table(doc));
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
       JsonReports.write(file, doc);
@@ -172,9 +185,23 @@ public final class DnLocksBench {
     return out;
   }
 
+  /**
+   * The phase a variant's output line starts: {@code "VARIANT LOAD"} for its line announcing a
+   * load level ({@code "strata: heavy load (...)"}), else null.
+   */
+  static String phaseOf(String variant, String line) {
+    String prefix = variant + ": ";
+    int load = line.indexOf(" load (");
+    if (!line.startsWith(prefix) || load <= prefix.length()) {
+      return null;
+    }
+    String name = line.substring(prefix.length(), load);
+    return name.contains(" ") ? null : variant + " " + name;
+  }
+
   private static void runVariant(String variant, List<String> classPath, long seconds,
-    long delayMs, File dir, File ramDir, File result, PrintStream out) throws IOException,
-    InterruptedException {
+    long delayMs, File dir, File ramDir, File result, BenchMonitor monitor, PrintStream out)
+    throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(JvmCommand.javaExecutable());
     cmd.addAll(JvmCommand.moduleFlags(ManagementFactory.getRuntimeMXBean().getInputArguments()));
@@ -194,6 +221,10 @@ public final class DnLocksBench {
       StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
+        String phase = phaseOf(variant, line);
+        if (phase != null) {
+          monitor.phase(phase);
+        }
         out.println("  " + line);
       }
     }

@@ -39,8 +39,11 @@ public final class LineChart {
   public record Marker(double x, String name, Color color) {
   }
 
-  /** A dashed vertical line at x (a phase boundary), labelled at its top. */
-  public record Boundary(double x, String label) {
+  /**
+   * A dashed vertical line at x (a phase boundary), labelled at its top in label row {@code row}
+   * (0 or 1), or, when {@code row} is negative, in the rows alternately.
+   */
+  public record Boundary(double x, String label, int row) {
   }
 
   private static final int WIDTH = 1100;
@@ -87,7 +90,13 @@ public final class LineChart {
   }
 
   public LineChart boundary(double x, String label) {
-    boundaries.add(new Boundary(x, label));
+    boundaries.add(new Boundary(x, label, -1));
+    return this;
+  }
+
+  /** A boundary whose label goes in row 0 (the lower) or 1. */
+  public LineChart boundary(double x, String label, int row) {
+    boundaries.add(new Boundary(x, label, row));
     return this;
   }
 
@@ -210,7 +219,7 @@ public final class LineChart {
         g.setStroke(new BasicStroke(1f));
         g.setColor(new Color(60, 60, 60));
         // Alternate two rows so that the labels of close boundaries do not overprint.
-        g.drawString(m.label(), x + 2, TOP - 4 - (i % 2) * 13);
+        g.drawString(m.label(), x + 2, TOP - 4 - (m.row() < 0 ? i % 2 : m.row()) * 13);
       }
       g.setColor(new Color(225, 225, 225));
       for (int i = 0; i <= 4; i++) {

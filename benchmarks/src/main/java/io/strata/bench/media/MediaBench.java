@@ -1,6 +1,7 @@
 package io.strata.bench.media;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.Monitor;
 import io.strata.bench.monitor.RegionServerJmx;
 import io.strata.bench.monitor.Timeline;
@@ -299,7 +300,7 @@ public final class MediaBench {
     config.dfs("dfs.namenode.handler.count", "100");
     // The resource tables (the paper's Tables 9 to 11) and memstore over time (its Figure 15)
     // come from monitoring each load over the RegionServer's /jmx.
-    YcsbBench.monitorKeys(MONITOR_MS).forEach(config::hbase);
+    BenchMonitor.hbaseKeys(MONITOR_MS).forEach(config::hbase);
     // One RegionServer in this JVM: the master need not wait 4.5 s for more to check in.
     config.hbase("hbase.master.wait.on.regionservers.timeout", "500");
     config.hbase("hbase.master.wait.on.regionservers.interval", "100");

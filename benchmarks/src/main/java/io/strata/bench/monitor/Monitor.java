@@ -17,13 +17,16 @@ import org.slf4j.LoggerFactory;
  * the machine's counters ({@link ProcCounters}: CPU shares, disk and network MB/s) and, when
  * given a {@link RegionServerJmx}, of the RegionServers' metrics (memstore MiB, flush and
  * compaction queue lengths and store files as gauges; blocked requests, milliseconds updates were
- * blocked and GC milliseconds per interval). The bench marks its phases with {@link #phase}.
+ * blocked and GC milliseconds per interval). The bench marks its phases with {@link #phase}. A
+ * bench whose clusters come and go ({@link #startFollowing}) tells it which cluster to read with
+ * {@link #follow}: while none is followed the HBase series are gaps, and counters are never
+ * differenced across two clusters.
  *
  * <p>A source that cannot be read gives {@code NaN} for that sample (logged when a streak of
  * failures starts and when it ends, with the cause), and sampling goes on. If the sampler thread
  * itself dies, that is logged at once and {@link #stop} throws: a run never reports a timeline
- * that silently ended early. Thread-safe: {@link #phase} and {@link #stop} may be called from any
- * thread.
+ * that silently ended early. Thread-safe: {@link #phase}, {@link #follow} and {@link #stop} may
+ * be called from any thread.
  */
 public final class Monitor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Monitor.class);
@@ -38,7 +41,10 @@ public final class Monitor implements AutoCloseable {
 
   private final Duration interval;
   private final Path procRoot;
-  private final RegionServerJmx hbase;
+  private final boolean hbaseSeries;
+  /** Held by the sampler while it reads the RegionServers, so that a switch waits for it. */
+  private final Object sourceLock = new Object();
+  private volatile RegionServerJmx hbase;
   private final long startNanos = System.nanoTime();
   private final Thread sampler;
   private final List<Double> t = new ArrayList<>();
@@ -51,7 +57,7 @@ public final class Monitor implements AutoCloseable {
   private volatile Throwable died;
   private Timeline result;
 
-  private Monitor(Duration interval, Path procRoot, RegionServerJmx hbase) {
+  private Monitor(Duration interval, Path procRoot, RegionServerJmx hbase, boolean hbaseSeries) {
     if (interval.toMillis() < 10) {
       throw new IllegalArgumentException("monitoring interval " + interval.toMillis()
         + " ms: at least 10 ms");
@@ -59,10 +65,11 @@ public final class Monitor implements AutoCloseable {
     this.interval = interval;
     this.procRoot = procRoot;
     this.hbase = hbase;
+    this.hbaseSeries = hbaseSeries;
     for (String s : MACHINE_SERIES) {
       series.put(s, new ArrayList<>());
     }
-    if (hbase != null) {
+    if (hbaseSeries) {
       for (String s : HBASE_SERIES) {
         series.put(s, new ArrayList<>());
       }
@@ -81,9 +88,32 @@ public final class Monitor implements AutoCloseable {
    * @param hbase the RegionServers' metrics, or null for machine metrics only
    */
   public static Monitor start(Duration interval, Path procRoot, RegionServerJmx hbase) {
-    Monitor m = new Monitor(interval, procRoot, hbase);
+    Monitor m = new Monitor(interval, procRoot, hbase, hbase != null);
     m.sampler.start();
     return m;
+  }
+
+  /**
+   * Starts sampling the machine at once, with the HBase series as gaps until {@link #follow}
+   * names the cluster to read.
+   */
+  public static Monitor startFollowing(Duration interval, Path procRoot) {
+    Monitor m = new Monitor(interval, procRoot, null, true);
+    m.sampler.start();
+    return m;
+  }
+
+  /**
+   * Reads {@code source} from the next sample on (null: no cluster, gaps). Returns once a read of
+   * the previous source in progress has ended, so that its cluster may then be shut down.
+   */
+  public void follow(RegionServerJmx source) {
+    if (!hbaseSeries && source != null) {
+      throw new IllegalStateException("this monitor was started for machine metrics only");
+    }
+    synchronized (sourceLock) {
+      hbase = source;
+    }
   }
 
   private double now() {
@@ -165,7 +195,7 @@ public final class Monitor implements AutoCloseable {
   private void sampleUntilStopped() {
     try {
       ProcCounters lastProc = readProc(null);
-      RegionServerJmx.Reading lastHb = readHBase(null);
+      HBaseSample lastHb = readHBase();
       long lastNs = System.nanoTime();
       long next = lastNs + interval.toNanos();
       while (!stopping) {
@@ -181,7 +211,7 @@ public final class Monitor implements AutoCloseable {
         next = Math.max(next + interval.toNanos(), System.nanoTime() + interval.toNanos() / 2);
         long ns = System.nanoTime();
         ProcCounters proc = readProc(lastProc);
-        RegionServerJmx.Reading hb = readHBase(lastHb);
+        HBaseSample hb = readHBase();
         record(proc, lastProc, hb, lastHb, (ns - lastNs) / 1e9);
         lastProc = proc;
         lastHb = hb;
@@ -194,8 +224,12 @@ public final class Monitor implements AutoCloseable {
     }
   }
 
+  /** A reading of the source followed then (a null reading: it could not be read). */
+  private record HBaseSample(RegionServerJmx source, RegionServerJmx.Reading reading) {
+  }
+
   private synchronized void record(ProcCounters proc, ProcCounters lastProc,
-    RegionServerJmx.Reading hb, RegionServerJmx.Reading lastHb, double seconds) {
+    HBaseSample sample, HBaseSample lastSample, double seconds) {
     t.add(now());
     double[] m = proc != null && lastProc != null ? proc.rates(lastProc, seconds) : null;
     for (int i = 0; i < MACHINE_SERIES.size(); i++) {
@@ -204,11 +238,15 @@ public final class Monitor implements AutoCloseable {
     if (m == null) {
       missing.merge("proc", 1, Integer::sum);
     }
-    if (hbase == null) {
+    if (!hbaseSeries) {
       return;
     }
     double[] h = new double[HBASE_SERIES.size()];
     Arrays.fill(h, Double.NaN);
+    RegionServerJmx.Reading hb = sample == null ? null : sample.reading();
+    // Counters are differenced only against the same cluster's previous reading.
+    RegionServerJmx.Reading lastHb = lastSample == null || sample == null
+      || lastSample.source() != sample.source() ? null : lastSample.reading();
     if (hb != null) {
       h[0] = hb.memstoreMb();
       h[1] = hb.flushQueue();
@@ -220,7 +258,7 @@ public final class Monitor implements AutoCloseable {
         h[5] = Math.max(0, hb.updatesBlockedMs() - lastHb.updatesBlockedMs());
         h[6] = Math.max(0, hb.gcMs() - lastHb.gcMs());
       }
-    } else {
+    } else if (sample != null) {
       missing.merge("hbase", 1, Integer::sum);
     }
     for (int i = 0; i < HBASE_SERIES.size(); i++) {
@@ -250,26 +288,30 @@ public final class Monitor implements AutoCloseable {
     }
   }
 
-  private RegionServerJmx.Reading readHBase(RegionServerJmx.Reading last) {
-    if (hbase == null) {
-      return null;
-    }
-    try {
-      RegionServerJmx.Reading r = hbase.read();
-      if (hbaseFailing) {
-        LOG.info("RegionServer metrics readable again after {} missed samples", hbaseFailures);
-        hbaseFailing = false;
-        hbaseFailures = 0;
+  /** The followed source's reading; null when none is followed. */
+  private HBaseSample readHBase() {
+    synchronized (sourceLock) {
+      RegionServerJmx source = hbase;
+      if (source == null) {
+        return null;
       }
-      return r;
-    } catch (IOException | RuntimeException e) {
-      hbaseFailures++;
-      if (!hbaseFailing) {
-        LOG.warn("Cannot read the RegionServers' metrics: {}; recorded as missing, retried "
-          + "every {} ms", e.toString(), interval.toMillis());
-        hbaseFailing = true;
+      try {
+        RegionServerJmx.Reading r = source.read();
+        if (hbaseFailing) {
+          LOG.info("RegionServer metrics readable again after {} missed samples", hbaseFailures);
+          hbaseFailing = false;
+          hbaseFailures = 0;
+        }
+        return new HBaseSample(source, r);
+      } catch (IOException | RuntimeException e) {
+        hbaseFailures++;
+        if (!hbaseFailing) {
+          LOG.warn("Cannot read the RegionServers' metrics: {}; recorded as missing (gaps in the "
+            + "HBase series), retried every {} ms", e.toString(), interval.toMillis());
+          hbaseFailing = true;
+        }
+        return new HBaseSample(source, null);
       }
-      return null;
     }
   }
 }

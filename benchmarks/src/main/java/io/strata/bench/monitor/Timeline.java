@@ -116,15 +116,49 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
     new Object[] { "Blocked updates and GC (per interval)", "ms / requests",
       List.of("updates_blocked_ms", "blocked_requests", "gc_ms") });
 
+  /** Share of the time axis one character of a phase's name takes (7 of the plot's 990 px). */
+  static final double LABEL_CHAR_SHARE = 7.0 / 990;
+
   private static final Color[] COLORS = { new Color(31, 119, 180), new Color(214, 39, 40),
     new Color(44, 160, 44) };
 
-  /** One panel per kind of metric, on one time axis, each phase's start marked. */
+  /** A phase's label: its text (empty: none) and its row, 0 (the lower) or 1. */
+  record Label(String text, int row) {
+  }
+
+  /**
+   * Each phase's label on a time axis from 0 to {@code end}: its name in the first of the two
+   * label rows where it does not run into the previous name, else none (the start is still
+   * marked), or a run of many short phases is unreadable. The JSON has them all.
+   */
+  static List<Label> labels(List<Phase> phases, double end) {
+    List<Label> labels = new ArrayList<>();
+    double[] labelEnds = { Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY };
+    for (Phase p : phases) {
+      int row = p.startS() >= labelEnds[0] ? 0 : p.startS() >= labelEnds[1] ? 1 : -1;
+      if (row < 0) {
+        labels.add(new Label("", 0));
+      } else {
+        labels.add(new Label(p.name(), row));
+        labelEnds[row] = p.startS() + (p.name().length() + 2) * LABEL_CHAR_SHARE * end;
+      }
+    }
+    return labels;
+  }
+
+  /**
+   * One panel per kind of metric, on one time axis, each phase's start marked; the RegionServer
+   * panels only when the timeline has RegionServer series (a bench without HBase has none).
+   */
   @SuppressWarnings("unchecked")
   public void plot(String title, File png) throws IOException {
     List<LineChart> charts = new ArrayList<>();
     double end = t.length == 0 ? 1 : Math.max(t[t.length - 1], 1);
+    boolean hbase = Monitor.HBASE_SERIES.stream().anyMatch(series::containsKey);
     for (Object[] panel : PANELS) {
+      if (!hbase && ((List<String>) panel[2]).stream().allMatch(Monitor.HBASE_SERIES::contains)) {
+        continue;
+      }
       LineChart c = new LineChart(charts.isEmpty() ? title + " - " + panel[0]
         : (String) panel[0], "seconds", (String) panel[1]).xRange(0, end);
       List<String> names = (List<String>) panel[2];
@@ -134,8 +168,9 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
           c.series(new LineChart.Series(names.get(i), COLORS[i % COLORS.length], t, y));
         }
       }
-      for (Phase p : phases) {
-        c.boundary(p.startS(), p.name());
+      List<Label> labels = labels(phases, end);
+      for (int i = 0; i < phases.size(); i++) {
+        c.boundary(phases.get(i).startS(), labels.get(i).text(), labels.get(i).row());
       }
       charts.add(c);
     }

@@ -1,6 +1,9 @@
 package io.strata.bench.pcm;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.ycsb.YcsbTable;
 import io.strata.local.EmbeddedHBase;
 import io.strata.local.LocalClusterConfig;
@@ -75,7 +78,7 @@ public final class PcmBench {
   static final List<String> PARTS = List.of("table3", "workloads", "adaptation",
     "classification");
   private static final String USAGE = COMMAND + " [--scale quick|full] [--parts P,...] "
-    + "[--json FILE] [--out DIR]";
+    + "[--json FILE] [--out DIR] [--monitor-ms MS]";
   private static final String HEADER = "Runs the PCM paper's evaluation on 3 RegionServers in "
     + "this JVM: Table III's bulk-load steps, PCM vs default per workload (Fig. 5), an adaptation "
     + "from bulk load to read-mostly under the watch loop, and the classification of YCSB's core "
@@ -91,6 +94,7 @@ public final class PcmBench {
     o.addOption(null, "parts", true, "comma-separated parts to run (default: all)");
     o.addOption(null, "json", true, "also write the results JSON to this file");
     o.addOption(null, "out", true, "report directory (default $STRATA_WORK/bench/pcm/report-SCALE)");
+    BenchMonitor.addOption(o, true);
     o.addOption(null, "work-dir", true,
       "cluster data, wiped at start (default $STRATA_WORK/bench/pcm/work)");
     o.addOption("h", "help", false, "this text");
@@ -110,9 +114,11 @@ public final class PcmBench {
     }
     PcmScale scale;
     Set<String> parts;
+    long monitorMs;
     try {
       scale = PcmScale.parse(cl.getOptionValue("scale", "quick"));
       parts = parseParts(cl.getOptionValue("parts", String.join(",", PARTS)));
+      monitorMs = BenchMonitor.intervalMs(cl);
     } catch (IllegalArgumentException e) {
       System.err.println(COMMAND + ": " + e.getMessage());
       return 2;
@@ -123,7 +129,7 @@ public final class PcmBench {
     LocalClusterConfig config = new LocalClusterConfig()
       .workDir(new File(cl.getOptionValue("work-dir", new File(base, "work").getPath())));
     File json = cl.hasOption("json") ? new File(cl.getOptionValue("json")) : null;
-    return run(config, scale, parts, outDir, json, out);
+    return run(config, scale, parts, outDir, json, monitorMs, out);
   }
 
   /** The parts named in {@code list}, each checked. */
@@ -147,9 +153,12 @@ public final class PcmBench {
     return parts;
   }
 
-  /** Runs the parts on a cluster made from {@code config}; 0 when every part ran. */
+  /**
+   * Runs the parts on a cluster made from {@code config}, monitored every {@code monitorMs} (0:
+   * not); 0 when every part ran.
+   */
   static int run(LocalClusterConfig config, PcmScale scale, Set<String> parts, File outDir,
-    File json, PrintStream out) throws Exception {
+    File json, long monitorMs, PrintStream out) throws Exception {
     long started = System.nanoTime();
     config.dataNodes(REGION_SERVERS).regionServers(REGION_SERVERS).tieredPlacement(false)
       .startSatisfier(false).startTierMover(false).ramBytesPerDataNode(128L << 20);
@@ -162,14 +171,16 @@ public final class PcmBench {
     // The paper's defaults, scaled: 128 MB flushes, 10 GB regions.
     config.hbase(PolicyKey.FLUSH_SIZE, Long.toString(scale.scaled(128)));
     config.hbase(PolicyKey.MAX_FILESIZE, Long.toString(scale.scaled(10L << 10)));
+    BenchMonitor.hbaseKeys(monitorMs).forEach(config::hbase);
     PcmResults results = new PcmResults(scale, Runtime.getRuntime().maxMemory());
     out.printf(Locale.ROOT, "[pcm] scale %s: sizes / %d, bulk load %,d records of 1 KB, "
       + "datasets %s, %d RegionServers in one JVM of %d MiB heap; report in %s%n",
       scale.optionName(), scale.sizeDivisor(), scale.bulkRecords(), scale.datasets(),
       REGION_SERVERS, Runtime.getRuntime().maxMemory() >> 20, outDir);
     AdaptationManager manager = new AdaptationManager(PolicyLoader.load(null));
-    try (TieredDfsCluster dfs = TieredDfsCluster.start(config)) {
-      Bench b = new Bench(dfs, scale, manager, results, out);
+    try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
+      BenchMonitor monitor = BenchMonitor.start(monitorMs, true)) {
+      Bench b = new Bench(dfs, scale, manager, results, monitor, out);
       List<Job> jobs = new ArrayList<>();
       for (String part : PARTS) {
         if (!parts.contains(part)) {
@@ -190,6 +201,10 @@ public final class PcmBench {
         }
       }
       b.runGrouped(jobs);
+      ObjectNode monitored = new ObjectMapper().createObjectNode();
+      if (monitor.writeIn(monitored, outDir, COMMAND, out) != null) {
+        results.monitoring((ObjectNode) monitored.get(BenchMonitor.SECTION));
+      }
     }
     results.seconds((System.nanoTime() - started) / 1e9);
     List<File> written = new PcmReport(results).write(outDir);
@@ -231,11 +246,13 @@ public final class PcmBench {
     private final PcmScale scale;
     private final AdaptationManager manager;
     private final PcmResults results;
+    private final BenchMonitor monitor;
     private final PrintStream out;
     private int roots;
 
     Bench(TieredDfsCluster dfs, PcmScale scale, AdaptationManager manager, PcmResults results,
-      PrintStream out) {
+      BenchMonitor monitor, PrintStream out) {
+      this.monitor = monitor;
       this.dfs = dfs;
       this.scale = scale;
       this.manager = manager;
@@ -256,21 +273,31 @@ public final class PcmBench {
       }
       for (Map.Entry<Spec, List<Job>> g : groups.entrySet()) {
         Spec sp = g.getKey();
+        monitor.phase("start " + sp.label());
         try (EmbeddedHBase h = start(sp.label(), sp.heapGb(), sp.memstoreShare(),
           sp.cacheShare()); Admin admin = h.connection().getAdmin()) {
-          warmUp(h, admin);
-          for (Job j : g.getValue()) {
-            if (results.failed.containsKey(j.part())) {
-              continue;
+          try {
+            monitor.follow(h.connection());
+            monitor.phase("warm-up " + sp.label());
+            warmUp(h, admin);
+            for (Job j : g.getValue()) {
+              if (results.failed.containsKey(j.part())) {
+                continue;
+              }
+              monitor.phase(j.part() + ": " + j.name());
+              long t0 = System.nanoTime();
+              try {
+                j.body().run(h, admin);
+                out.printf(Locale.ROOT, "[pcm] %s: %s done in %.1f s%n", j.part(), j.name(),
+                  (System.nanoTime() - t0) / 1e9);
+              } catch (Exception e) {
+                fail(j.part(), j.name(), e);
+              }
             }
-            long t0 = System.nanoTime();
-            try {
-              j.body().run(h, admin);
-              out.printf(Locale.ROOT, "[pcm] %s: %s done in %.1f s%n", j.part(), j.name(),
-                (System.nanoTime() - t0) / 1e9);
-            } catch (Exception e) {
-              fail(j.part(), j.name(), e);
-            }
+          } finally {
+            // Not read while it shuts down.
+            monitor.follow(null);
+            monitor.phase("stop " + sp.label());
           }
         } catch (Exception e) {
           for (Job j : g.getValue()) {

@@ -1,6 +1,7 @@
 package io.strata.bench.pcm;
 
 import io.strata.bench.media.BarChart;
+import io.strata.bench.monitor.BenchMonitor;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
@@ -176,6 +177,9 @@ final class PcmReport {
     }
     for (String p : plots) {
       sb.append("![").append(p).append("](").append(p).append(")\n\n");
+    }
+    if (r.monitoring != null) {
+      sb.append(BenchMonitor.markdown(r.toJson()));
     }
     if (!r.failed.isEmpty()) {
       sb.append("## Failed parts\n\n");

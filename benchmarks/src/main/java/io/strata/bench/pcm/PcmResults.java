@@ -3,6 +3,7 @@ package io.strata.bench.pcm;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.JsonReports;
 import io.strata.pcm.WorkloadClass;
 import java.io.File;
@@ -70,6 +71,8 @@ final class PcmResults {
   double adaptDefaultOps = Double.NaN;
   double adaptKeptOps = Double.NaN;
   final Map<String, String> failed = new LinkedHashMap<>();
+  /** The run's monitoring timeline (Timeline's JSON), null when not monitored. */
+  ObjectNode monitoring;
 
   PcmResults(PcmScale scale, long jvmHeapBytes) {
     this.scale = scale;
@@ -78,6 +81,10 @@ final class PcmResults {
 
   void seconds(double s) {
     this.seconds = s;
+  }
+
+  void monitoring(ObjectNode timeline) {
+    this.monitoring = timeline;
   }
 
   void failed(String part, String why) {
@@ -219,6 +226,9 @@ final class PcmResults {
     if (!failed.isEmpty()) {
       ObjectNode f = doc.putObject("failed");
       failed.forEach(f::put);
+    }
+    if (monitoring != null) {
+      doc.set(BenchMonitor.SECTION, monitoring);
     }
     return doc;
   }

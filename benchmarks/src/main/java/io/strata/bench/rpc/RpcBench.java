@@ -3,6 +3,7 @@ package io.strata.bench.rpc;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.hbase.rdma.HybridRpcKeys;
@@ -77,7 +78,7 @@ public final class RpcBench {
   /** What a run does. */
   record Settings(Scale scale, List<Integer> sizes, List<Integer> threads, long cellMs,
     long warmupMs, int stageCalls, String delivery, long handlerPollUs, long clientPollUs,
-    Map<String, String> hbase) {
+    Map<String, String> hbase, long monitorMs) {
   }
 
   static Options options() {
@@ -92,6 +93,7 @@ public final class RpcBench {
       + "1000)");
     o.addOption(null, "stage-calls", true, "calls timed stage by stage per path and operation "
       + "(quick 500, full 5000)");
+    BenchMonitor.addOption(o, true);
     o.addOption(null, "out", true, "report directory (default $STRATA_WORK/bench/rpc/report-SCALE)");
     o.addOption(null, "json", true, "also write the results JSON to this file");
     o.addOption(null, "report-from", true, "measure nothing: write report.md and the plots to "
@@ -137,7 +139,7 @@ public final class RpcBench {
         (int) CommandLines.wholeNumber(cl, "stage-calls", scale.stageCalls, 10), delivery,
         CommandLines.wholeNumber(cl, "handler-poll-us", HybridRpcKeys.Handler.POLL_US_DEFAULT, 0),
         CommandLines.wholeNumber(cl, "client-poll-us", HybridRpcKeys.Client.POLL_US_DEFAULT, 0),
-        keyValues(cl.getOptionValues("hbase")));
+        keyValues(cl.getOptionValues("hbase")), BenchMonitor.intervalMs(cl));
     } catch (CommandLines.Exit e) {
       return e.code();
     } catch (IllegalArgumentException e) {
@@ -161,16 +163,26 @@ public final class RpcBench {
     RpcBenchCluster.delivery(settings.delivery);
     RpcBenchCluster.handlerPollUs(settings.handlerPollUs);
     RpcBenchCluster.clientPollUs(settings.clientPollUs);
-    RpcBenchCluster.hbase(settings.hbase);
+    // The monitor's keys, unless --hbase sets them.
+    Map<String, String> clusterKeys = new java.util.LinkedHashMap<>(
+      BenchMonitor.hbaseKeys(settings.monitorMs));
+    clusterKeys.putAll(settings.hbase);
+    RpcBenchCluster.hbase(clusterKeys);
     RpcBenchCluster.workDir(new File(cl.getOptionValue("work-dir",
       new File(base, "work").getPath())));
     long started = System.nanoTime();
     ObjectNode doc;
-    try {
-      RpcBenchCluster cluster = RpcBenchCluster.start(settings.sizes);
-      doc = measure(cluster, settings, out);
-    } finally {
-      RpcBenchCluster.shutdown();
+    try (BenchMonitor monitor = BenchMonitor.start(settings.monitorMs, true)) {
+      try {
+        monitor.phase("start cluster");
+        RpcBenchCluster cluster = RpcBenchCluster.start(settings.sizes);
+        monitor.follow(cluster.connection(NETTY));
+        doc = measure(cluster, settings, monitor, out);
+      } finally {
+        monitor.follow(null);
+        RpcBenchCluster.shutdown();
+      }
+      monitor.writeIn(doc, outDir, COMMAND, out);
     }
     ObjectNode run = doc.putObject("run");
     run.put("scale", settings.scale.optionName());
@@ -199,15 +211,17 @@ public final class RpcBench {
     return 0;
   }
 
-  private static ObjectNode measure(RpcBenchCluster cluster, Settings s, PrintStream out)
-    throws Exception {
+  private static ObjectNode measure(RpcBenchCluster cluster, Settings s, BenchMonitor monitor,
+    PrintStream out) throws Exception {
     ObjectNode doc = new ObjectMapper().createObjectNode();
     String[] modes = { NETTY, RDMA };
+    monitor.phase("warm-up");
     warmUp(cluster, s);
     // Latency per size, one thread; the modes alternate which goes first.
     ArrayNode sizes = doc.putArray("sizes");
     int cell = 0;
     for (int bytes : s.sizes) {
+      monitor.phase("size " + bytes + " B");
       ObjectNode row = sizes.addObject();
       row.put("bytes", bytes);
       RpcMeasure.Call get = getOf(bytes);
@@ -249,9 +263,13 @@ public final class RpcBench {
       / doc.path(NETTY).path("get_us_p50").asDouble());
     doc.put("put_p50_ratio", doc.path(RDMA).path("put_us_p50").asDouble()
       / doc.path(NETTY).path("put_us_p50").asDouble());
+    monitor.phase("stages");
     stages(cluster, s, doc, out);
+    monitor.phase("threads");
     threads(cluster, s, doc, out);
+    monitor.phase("async");
     async(cluster, s, doc, out);
+    monitor.phase("stop cluster");
     return doc;
   }
 

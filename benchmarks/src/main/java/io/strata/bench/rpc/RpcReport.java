@@ -3,6 +3,7 @@ package io.strata.bench.rpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.strata.bench.media.BarChart;
 import io.strata.bench.media.LineChart;
+import io.strata.bench.monitor.BenchMonitor;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
@@ -199,6 +200,7 @@ final class RpcReport {
       a.path("get_p50_ratio").asDouble(), a.path("rdma_unpolled").path("get_us_p50").asDouble(),
       a.path("netty").path("get_us_p99").asDouble(), a.path("rdma").path("get_us_p99").asDouble(),
       a.path("rdma_unpolled").path("get_us_p99").asDouble()));
+    b.append(BenchMonitor.markdown(doc));
     return b.toString();
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.JvmCommand;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.writetail.MemStoreActivityObserver.Counts;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
@@ -88,7 +89,7 @@ public final class WriteTailBench {
   record Settings(long rows, int threads, int valueBytes, List<MemoryCompactionPolicy> policies,
     int rounds, long warmupRows, long flushBytes, Double inMemoryFlushFactor, int dataNodes,
     File workDir, String profile, int regions, List<MemoryCompactionPolicy> offheapPolicies,
-    long offheapMemstoreMb, File plot) {
+    long offheapMemstoreMb, File plot, long monitorMs) {
     /** First row (after the warm-up rows) of round {@code r}'s share. */
     long roundStart(int r) {
       return warmupRows + rows * r / rounds;
@@ -106,6 +107,8 @@ public final class WriteTailBench {
   }
 
   static final String OFFHEAP_SUFFIX = "-offheap";
+  /** The off-heap variant's monitoring in this run's JSON: {@code monitoring_offheap_variant}. */
+  static final String OFFHEAP_VARIANT_SUFFIX = "_offheap_variant";
 
   /** The settings profiles: RegionServer keys each sets on the embedded cluster. */
   static final Map<String, Map<String, String>> PROFILES = profiles();
@@ -254,6 +257,7 @@ public final class WriteTailBench {
     o.addOption(null, "plot", true,
       "write the latency over time (per second p50, p99, p99.9, max; flushes and GC pauses "
         + "marked) to this PNG; the off-heap variant's to its sibling NAME-offheap.png");
+    BenchMonitor.addOption(o, true);
     o.addOption(null, "datanodes", true, "DataNodes of the embedded cluster (default 3)");
     o.addOption(null, "json", true, "also write the results as JSON to this file");
     o.addOption(null, "work-dir", true,
@@ -300,8 +304,12 @@ public final class WriteTailBench {
       PROFILES.get(s.profile()).isEmpty() ? "" : " " + PROFILES.get(s.profile()), s.regions(),
       s.offheap() ? "off-heap, " + s.offheapMemstoreMb() + " MiB" : "on-heap");
     Run run;
-    try (GcPauses gc = new GcPauses()) {
-      run = measure(s, gc, out);
+    // The machine and the RegionServer beside the Put latency: the monitoring section and plot.
+    ObjectNode monitoring = new ObjectMapper().createObjectNode();
+    try (GcPauses gc = new GcPauses();
+      BenchMonitor monitor = BenchMonitor.start(s.monitorMs(), true)) {
+      run = measure(s, gc, monitor, out);
+      monitor.write(monitoring, monitorPng(s), COMMAND, out);
     }
     int code = 0;
     if (!s.offheapPolicies().isEmpty()) {
@@ -323,7 +331,9 @@ public final class WriteTailBench {
     }
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
-      JsonReports.write(file, json(s, run));
+      ObjectNode doc = json(s, run);
+      doc.setAll(monitoring);
+      JsonReports.write(file, doc);
       out.println("JSON written to " + file);
     }
     for (Outcome o : outcomes) {
@@ -388,7 +398,17 @@ public final class WriteTailBench {
       inMemoryFlushFactor(cl), (int) CommandLines.wholeNumber(cl, "datanodes", 3, 1),
       new File(cl.getOptionValue("work-dir", defaultWorkDir())), profile,
       (int) CommandLines.wholeNumber(cl, "regions", 1, 1), offheapPolicies, offheapMb,
-      plot == null ? null : new File(plot));
+      plot == null ? null : new File(plot), BenchMonitor.intervalMs(cl));
+  }
+
+  /**
+   * Where the monitoring timeline is plotted: beside --plot, else in the work directory;
+   * {@code monitor-offheap.png} for a run on an off-heap memstore (the off-heap variant's JVM,
+   * whose --plot is beside this run's).
+   */
+  static File monitorPng(Settings s) {
+    File dir = s.plot() != null ? s.plot().getAbsoluteFile().getParentFile() : s.workDir();
+    return new File(dir, s.offheap() ? "monitor" + OFFHEAP_SUFFIX + ".png" : BenchMonitor.PNG);
   }
 
   private static Double inMemoryFlushFactor(CommandLine cl) {
@@ -458,6 +478,7 @@ public final class WriteTailBench {
     LocalClusterConfig config = new LocalClusterConfig().workDir(s.workDir())
       .dataNodes(s.dataNodes());
     PROFILES.get(s.profile()).forEach(config::hbase);
+    BenchMonitor.hbaseKeys(s.monitorMs()).forEach(config::hbase);
     if (s.offheap()) {
       config.hbase(MemorySizeUtil.OFFHEAP_MEMSTORE_SIZE_KEY,
         String.valueOf(s.offheapMemstoreMb()));
@@ -465,7 +486,8 @@ public final class WriteTailBench {
     return config;
   }
 
-  static Run measure(Settings s, GcPauses gc, PrintStream out) throws Exception {
+  static Run measure(Settings s, GcPauses gc, BenchMonitor monitor, PrintStream out)
+    throws Exception {
     LocalClusterConfig config = clusterConfig(s);
     out.printf(Locale.ROOT, "starting the embedded tiered cluster (%d DataNodes)%n",
       s.dataNodes());
@@ -475,8 +497,11 @@ public final class WriteTailBench {
       t.setDaemon(true);
       return t;
     });
+    monitor.phase("start cluster");
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
       EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
+      monitor.follow(hbase.connection());
+      monitor.phase("create tables");
       List<Arm> arms = new ArrayList<>();
       for (MemoryCompactionPolicy p : s.policies()) {
         Arm arm = new Arm(p);
@@ -485,6 +510,7 @@ public final class WriteTailBench {
       }
       PutLoad load = new PutLoad(hbase.connection(), writers, s.threads(), s.valueBytes());
       if (s.warmupRows() > 0) {
+        monitor.phase("warm-up");
         out.printf(Locale.ROOT, "warm-up: %d Puts per policy%n", s.warmupRows());
         for (Arm arm : arms) {
           load.write(arm.table, 0, s.warmupRows(), null);
@@ -511,6 +537,9 @@ public final class WriteTailBench {
         for (int k = 0; k < arms.size(); k++) {
           Arm arm = arms.get((k + r) % arms.size());
           Histogram turn = new Histogram(3);
+          // The turn's phase runs on through the settle after it: the flushes and compactions
+          // there are this policy's writes'.
+          monitor.phase("r" + (r + 1) + " " + s.label(arm.policy));
           long u0 = GcPauses.uptimeMs();
           long nanos = load.write(arm.table, from, to, turn, arm.timeline);
           arm.turns.add(new long[] { u0, GcPauses.uptimeMs() });
@@ -526,6 +555,7 @@ public final class WriteTailBench {
           settle(hbase, arms, out);
         }
       }
+      monitor.phase("read back");
       List<Outcome> outcomes = new ArrayList<>();
       long written = s.warmupRows() + s.rows();
       for (Arm arm : arms) {
@@ -561,6 +591,8 @@ public final class WriteTailBench {
       Map<String, String> memstoreSettings = new TreeMap<>();
       MEMSTORE_KEYS.forEach((k, dflt) -> memstoreSettings.put(k,
         hbase.regionServer(0).getConfiguration().get(k, dflt)));
+      monitor.follow(null);
+      monitor.phase("stop cluster");
       return new Run(outcomes, memstoreSettings, null);
     } finally {
       writers.shutdownNow();
@@ -649,7 +681,8 @@ public final class WriteTailBench {
       String.valueOf(s.rounds()), "--warmup-rows", String.valueOf(s.warmupRows()), "--flush-mb",
       String.valueOf(s.flushBytes() >> 20), "--datanodes", String.valueOf(s.dataNodes()),
       "--settings", s.profile(), "--regions", String.valueOf(s.regions()),
-      "--offheap-memstore-mb", String.valueOf(mb), "--work-dir",
+      "--offheap-memstore-mb", String.valueOf(mb), "--monitor-ms", String.valueOf(s.monitorMs()),
+      "--work-dir",
       new File(dir, "cluster").getAbsolutePath(), "--json", json.getAbsolutePath()));
     if (s.inMemoryFlushFactor() != null) {
       args.addAll(List.of("--in-memory-flush-factor", String.valueOf(s.inMemoryFlushFactor())));
@@ -1021,6 +1054,10 @@ public final class WriteTailBench {
       // whole-run figures only (no rounds in common to pair).
       ObjectNode variant = settings.putObject("offheap_variant");
       variant.set("settings", run.offheap().path("settings"));
+      if (run.offheap().has(BenchMonitor.SECTION)) {
+        doc.set(BenchMonitor.SECTION + OFFHEAP_VARIANT_SUFFIX, run.offheap().get(
+          BenchMonitor.SECTION));
+      }
       for (Map.Entry<String, JsonNode> e : offheapRows(run.offheap())) {
         results.set(e.getKey(), e.getValue());
         JsonNode lat = e.getValue().path("latency_us");

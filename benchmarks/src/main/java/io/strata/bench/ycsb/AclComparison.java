@@ -84,6 +84,15 @@ public final class AclComparison {
   }
 
   /**
+   * Told of each step as it starts and of the cluster it runs on (null while clusters start),
+   * so that monitoring reads the cluster actually working.
+   */
+  @FunctionalInterface
+  public interface Steps {
+    void step(String phase, EmbeddedHBase cluster) throws IOException;
+  }
+
+  /**
    * @param records rows inserted per variant and round
    * @param threads client threads inserting, then scanning
    * @param entries ACL entries of the protected variants (each at table and at cell level)
@@ -262,12 +271,21 @@ public final class AclComparison {
   private final TableName table;
   private final byte[] family;
   private final Settings s;
+  private Steps steps = (phase, cluster) -> { };
+  /** The clusters' names in the steps, by identity. */
+  private EmbeddedHBase plain;
 
   public AclComparison(Clusters clusters, TableName table, String family, Settings settings) {
     this.clusters = clusters;
     this.table = table;
     this.family = Bytes.toBytes(family);
     this.s = settings;
+  }
+
+  /** Tells {@code listener} of each step and its cluster. */
+  public AclComparison steps(Steps listener) {
+    this.steps = listener;
+    return this;
   }
 
   /** The protected variants (level, entries), table level first, or reversed. */
@@ -292,8 +310,11 @@ public final class AclComparison {
       rounds.put(v[0] + "/" + v[1], new ArrayList<>());
     }
     progress.accept("[acl] starting HBase without the AccessController");
+    steps.step("start plain", null);
     try (EmbeddedHBase plain = clusters.start(false)) {
+      this.plain = plain;
       progress.accept("[acl] starting HBase with the AccessController, beside it");
+      steps.step("start acl", null);
       try (EmbeddedHBase secured = clusters.start(true)) {
         awaitAccessControl(secured);
         // A fresh HBase (and the client code on its first use) runs slower until warm: each
@@ -338,7 +359,11 @@ public final class AclComparison {
             }
           }
         }
+        // Neither cluster is read while they shut down.
+        steps.step("stop", null);
       }
+    } finally {
+      this.plain = null;
     }
     List<Variant> out = new ArrayList<>();
     rounds.forEach((key, rs) -> {
@@ -382,6 +407,9 @@ public final class AclComparison {
 
   private Round measure(EmbeddedHBase hbase, String level, int entries, int round)
     throws IOException, InterruptedException {
+    String name = (hbase == plain ? "plain " : "acl ") + level + ("none".equals(level) ? ""
+      : "/" + entries) + (round < 0 ? " warm-up" : " r" + (round + 1));
+    steps.step(name + " insert", hbase);
     createTable(hbase, level, entries);
     User user = User.createUserForTesting(hbase.configuration(), USER, new String[0]);
     Map<String, Permission> cellAcl = null;
@@ -403,6 +431,7 @@ public final class AclComparison {
         throw new IOException(level + "/" + entries + ": " + s.records() + " inserts left "
           + rows + " rows in " + table);
       }
+      steps.step(name + " scan", hbase);
       long t2 = System.nanoTime();
       long scanned = scan(c);
       long t3 = System.nanoTime();

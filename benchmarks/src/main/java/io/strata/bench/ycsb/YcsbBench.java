@@ -3,9 +3,8 @@ package io.strata.bench.ycsb;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.Monitor;
-import io.strata.bench.monitor.RegionServerJmx;
-import io.strata.bench.monitor.Timeline;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.local.EmbeddedHBase;
@@ -177,9 +176,7 @@ public final class YcsbBench {
       + "plots, --rpc-compare's "
       + "report.md and throughput "
       + "plot (default $STRATA_WORK/bench/ycsb, with --rpc-compare $STRATA_WORK/bench/ycsb-rpc)");
-    o.addOption(null, "monitor-ms", true, "sample the machine's CPU, disk and network (/proc) and "
-      + "the RegionServers' metrics (/jmx) every this many ms through every phase, for "
-      + "results.json's monitoring section and monitor.png (default 1000; 0: off)");
+    BenchMonitor.addOption(o, true);
     o.addOption(null, "stagger-ms", true,
       "start client process i i x this many ms after the first (default 0)");
     o.addOption(Option.builder().longOpt("ycsb").hasArg().argName("KEY=VALUE")
@@ -220,9 +217,7 @@ public final class YcsbBench {
       if (s.rpcCompare() != null) {
         defaults.putAll(RpcCompare.clusterKeys(s.rpcCompare().transport()));
       }
-      if (s.monitorMs() > 0) {
-        defaults.putAll(monitorKeys(s.monitorMs()));
-      }
+      defaults.putAll(BenchMonitor.hbaseKeys(s.monitorMs()));
       for (Map.Entry<String, String> e : defaults.entrySet()) {
         if (!config.hbaseOverrides().containsKey(e.getKey())) {
           config.hbase(e.getKey(), e.getValue());
@@ -246,10 +241,11 @@ public final class YcsbBench {
     ObjectNode json = new ObjectMapper().createObjectNode();
     settingsJson(s, json.putObject("settings"));
     List<String> violations = new ArrayList<>();
-    try (TieredDfsCluster dfs = TieredDfsCluster.start(config)) {
+    try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
+      BenchMonitor monitor = BenchMonitor.start(s.monitorMs(), true)) {
       if (s.acl() == null || !s.phases().isEmpty() || s.presplitCompare() || s.bulkloadCompare()
         || s.rawLag() || s.rpcCompare() != null || s.filters() != null) {
-        monitored(dfs, s, args, json, violations, out);
+        monitored(dfs, s, args, json, violations, out, monitor);
       }
       if (s.acl() != null) {
         AclComparison.Settings a = s.acl();
@@ -257,7 +253,7 @@ public final class YcsbBench {
           + "without the AccessController and with ACLs of %s entries at table and cell level, "
           + "%d round(s)%n", a.records(), a.scanRows(), AclComparison.USER, a.entries(),
           a.rounds());
-        AclComparison.Result r = acl(dfs, s, out::println);
+        AclComparison.Result r = acl(dfs, s, out::println, monitor);
         r.toJson(json.putObject("acl"));
         File png = new File(s.out(), AclPlot.PNG);
         AclPlot.write(r, png);
@@ -265,6 +261,7 @@ public final class YcsbBench {
         out.println("YCSB++ (IcyTable, cell ACLs, 1 client): inserts -24 % at 4 entries, -47 % "
           + "at 11; scans -40 to -50 % with any ACL; plot: " + png);
       }
+      monitor.writeIn(json, s.out(), COMMAND, out);
     }
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
@@ -278,11 +275,17 @@ public final class YcsbBench {
     return 0;
   }
 
-  /** --acl-compare on {@code dfs}: HBase without and with the AccessController, side by side. */
-  static AclComparison.Result acl(TieredDfsCluster dfs, Settings s, Consumer<Object> progress)
-    throws IOException, InterruptedException {
+  /**
+   * --acl-compare on {@code dfs}: HBase without and with the AccessController, side by side; the
+   * monitor follows the cluster each step runs on.
+   */
+  static AclComparison.Result acl(TieredDfsCluster dfs, Settings s, Consumer<Object> progress,
+    BenchMonitor monitor) throws IOException, InterruptedException {
     return new AclComparison(clusters(dfs), TableName.valueOf("ycsb_acl"),
-      YcsbTable.DEFAULT_FAMILY, s.acl()).run(progress);
+      YcsbTable.DEFAULT_FAMILY, s.acl()).steps((phase, cluster) -> {
+        monitor.follow(cluster == null ? null : cluster.connection());
+        monitor.phase(phase);
+      }).run(progress);
   }
 
   /**
@@ -300,59 +303,24 @@ public final class YcsbBench {
   }
 
   /**
-   * Every experiment but --acl-compare, on one HBase, monitored unless --monitor-ms is 0 (the
-   * two HBase of --acl-compare come and go during it and are not).
+   * Every experiment but --acl-compare, on one HBase, which {@code monitor} follows while it runs.
    */
   private static void monitored(TieredDfsCluster dfs, Settings s, String[] args,
-    ObjectNode json, List<String> violations, PrintStream out) throws Exception {
+    ObjectNode json, List<String> violations, PrintStream out, BenchMonitor monitor)
+    throws Exception {
+    monitor.phase("start HBase");
     try (EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
       out.printf("[ycsb] HBase up, ZooKeeper %s%n", hbase.zookeeperQuorum());
       Experiments x = new Experiments(hbase, s, s.workDir().toPath().resolve("ycsb"));
-      try (Admin admin = hbase.connection().getAdmin();
-        Monitor monitor = s.monitorMs() <= 0 ? null : Monitor.start(
-          Duration.ofMillis(s.monitorMs()), Path.of("/"),
-          new RegionServerJmx(admin, Duration.ofSeconds(5)))) {
-        x.monitored(monitor);
+      monitor.follow(hbase.connection());
+      x.monitored(monitor::phase);
+      try {
         experiments(x, s, args, json, violations, out);
-        if (monitor != null) {
-          Timeline timeline = monitor.stop();
-          timeline.toJson(json.putObject("monitoring"));
-          File png = new File(s.out(), "monitor.png");
-          png.getParentFile().mkdirs();
-          timeline.plot("strata bench ycsb", png);
-          out.println();
-          out.println(monitorSummary(timeline));
-          out.println("monitoring: " + timeline.t().length + " samples every " + s.monitorMs()
-            + " ms, plot: " + png);
-        }
+      } finally {
+        monitor.follow(null);
+        monitor.phase("stop HBase");
       }
     }
-  }
-
-  /**
-   * RegionServer keys monitoring needs: an info server on a free port (its {@code /jmx} is what
-   * is read, as from a remote cluster) and metrics refreshed at the sampling interval (HBase
-   * refreshes them every 5 s by default).
-   */
-  public static Map<String, String> monitorKeys(long monitorMs) {
-    return Map.of(HConstants.REGIONSERVER_INFO_PORT, "0", "hbase.regionserver.metrics.period",
-      Long.toString(Math.min(5000, monitorMs)));
-  }
-
-  /** Per phase, the means the media study's resource tables give, one line each. */
-  static String monitorSummary(Timeline t) {
-    StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-      "%-28s %7s %7s %7s %9s %9s %9s %9s %8s %7s%n", "phase (means)", "s", "user%", "sys%",
-      "diskR MB/s", "diskW MB/s", "lo MB/s", "memstore", "flushQ", "GC ms"));
-    for (Timeline.Phase p : t.phases()) {
-      Map<String, Double> m = t.means(p);
-      b.append(String.format(Locale.ROOT, "%-28s %7.1f %7.1f %7.1f %9.1f %9.1f %9.1f %9.1f %8.1f "
-        + "%7.1f%n", p.name(), p.endS() - p.startS(), m.get("cpu_user_pct"),
-        m.get("cpu_system_pct"), m.get("disk_read_mb_s"), m.get("disk_write_mb_s"),
-        m.get("loopback_mb_s"), m.getOrDefault("memstore_mb", Double.NaN),
-        m.getOrDefault("flush_queue", Double.NaN), m.getOrDefault("gc_ms", Double.NaN)));
-    }
-    return b.toString().stripTrailing();
   }
 
   private static void experiments(Experiments x, Settings s, String[] args, ObjectNode json,
@@ -483,11 +451,7 @@ public final class YcsbBench {
     File workDir = new File(cl.getOptionValue("work-dir",
       CommandLines.workDir("bench/ycsb").getPath()));
     RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb, settle);
-    long monitorMs = CommandLines.wholeNumber(cl, "monitor-ms", 1000, 0);
-    if (monitorMs > 0 && monitorMs < 100) {
-      throw new IllegalArgumentException("--monitor-ms takes 0 (off) or at least 100, not "
-        + monitorMs);
-    }
+    long monitorMs = BenchMonitor.intervalMs(cl);
     FilterComparison.Settings filterSettings = filterSettings(cl, filter, ycsb);
     File out = new File(cl.getOptionValue("out",
       CommandLines.workDir(rpc ? "bench/ycsb-rpc" : "bench/ycsb").getPath()));
@@ -628,7 +592,7 @@ public final class YcsbBench {
     private final Settings s;
     private final Path dir;
     /** Marks each experiment's phases on the run's timeline; null when not monitoring. */
-    private Monitor monitor;
+    private Consumer<String> marks;
 
     Experiments(EmbeddedHBase hbase, Settings s, Path dir) {
       this.hbase = hbase;
@@ -637,13 +601,17 @@ public final class YcsbBench {
     }
 
     Experiments monitored(Monitor m) {
-      this.monitor = m;
+      return monitored(m::phase);
+    }
+
+    Experiments monitored(Consumer<String> phaseMarks) {
+      this.marks = phaseMarks;
       return this;
     }
 
     void mark(String phase) {
-      if (monitor != null) {
-        monitor.phase(phase);
+      if (marks != null) {
+        marks.accept(phase);
       }
     }
 

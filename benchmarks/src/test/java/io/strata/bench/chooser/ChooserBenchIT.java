@@ -5,6 +5,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.monitor.BenchMonitor;
+import io.strata.bench.monitor.MonitoringAssertions;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -21,7 +23,7 @@ public class ChooserBenchIT {
     File json = new File(work, "chooser.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     int code = ChooserBench.run(new String[] { "--files", "4", "--file-mb", "2", "--delay-ms",
-      "20", "--work-dir", work.getPath(), "--json", json.getPath() },
+      "20", "--work-dir", work.getPath(), "--json", json.getPath(), "--monitor-ms", "250" },
       new PrintStream(buf, true, StandardCharsets.UTF_8));
     String out = buf.toString(StandardCharsets.UTF_8);
     System.out.print(out);
@@ -30,6 +32,8 @@ public class ChooserBenchIT {
 
     JsonNode doc = new ObjectMapper().readTree(json);
     assertEquals(20, doc.path("settings").path("delay_ms").asInt());
+    assertEquals(250, MonitoringAssertions.assertMonitored(doc, new File(work, BenchMonitor.PNG),
+      false).path("interval_ms").asInt());
     JsonNode rr = doc.path("policies").path("round-robin");
     JsonNode la = doc.path("policies").path("latency-aware");
     for (JsonNode p : new JsonNode[] { rr, la }) {

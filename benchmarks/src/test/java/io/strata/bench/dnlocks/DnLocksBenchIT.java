@@ -6,10 +6,13 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.monitor.BenchMonitor;
+import io.strata.bench.monitor.MonitoringAssertions;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.Test;
 
@@ -38,6 +41,13 @@ public class DnLocksBenchIT {
 
     JsonNode doc = new ObjectMapper().readTree(json);
     assertEquals(1000, doc.path("settings").path("delay_ms").asInt());
+    // The machine monitored, each variant's load levels marked as its JVM announced them.
+    JsonNode m = MonitoringAssertions.assertMonitored(doc, new File(work, BenchMonitor.PNG),
+      false);
+    List<String> phases = new ArrayList<>();
+    m.path("phases").forEach(p -> phases.add(p.path("name").asText()));
+    assertTrue(phases.toString(), phases.containsAll(List.of("upstream start", "upstream light",
+      "upstream heavy", "strata start", "strata light", "strata heavy")));
     JsonNode up = doc.path("upstream");
     JsonNode strata = doc.path("strata");
     assertFalse(up.path("patched").asBoolean());

@@ -41,7 +41,30 @@ public class TimelineTest {
     t.plot("test", png);
     BufferedImage img = ImageIO.read(png);
     assertNotNull(img);
-    assertEquals(Timeline.PANELS.size() * 260, img.getHeight());
+    // No RegionServer series: the machine's three panels only.
+    assertEquals(3 * 260, img.getHeight());
+
+    Timeline withHBase = new Timeline(1.0, t.t(), Map.of("cpu_user_pct", new double[4],
+      "memstore_mb", new double[] { 1, 2, Double.NaN, 3 }), t.phases(), t.missing());
+    withHBase.plot("test", png);
+    assertEquals(Timeline.PANELS.size() * 260, ImageIO.read(png).getHeight());
+  }
+
+  @Test
+  public void phaseNamesOnlyWhereTheyHaveRoomInTheirRow() {
+    // 100 s over 990 px: a character takes about 0.7 s.
+    List<Timeline.Phase> phases = List.of(new Timeline.Phase("start cluster", 0, 20),
+      new Timeline.Phase("warm-up", 20, 21), new Timeline.Phase("r1 NONE", 21, 22),
+      new Timeline.Phase("r1 BASIC", 22, 23), new Timeline.Phase("read back", 60, 90),
+      new Timeline.Phase("stop", 90, 100));
+    assertEquals(List.of(new Timeline.Label("start cluster", 0), new Timeline.Label("warm-up", 0),
+      new Timeline.Label("r1 NONE", 1), new Timeline.Label("", 0),
+      new Timeline.Label("read back", 0), new Timeline.Label("stop", 0)),
+      Timeline.labels(phases, 100));
+    // A long phase after a long name: the upper row, where there is room.
+    assertEquals(new Timeline.Label("adaptation", 1), Timeline.labels(List.of(
+      new Timeline.Phase("start 1g-m0.40-c0.40", 0, 5), new Timeline.Phase("adaptation", 5, 100)),
+      100).get(1));
   }
 
   @Test

@@ -5,6 +5,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.monitor.BenchMonitor;
+import io.strata.bench.monitor.MonitoringAssertions;
 import io.strata.local.LocalClusterConfig;
 import io.strata.local.TestClusters;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +37,7 @@ public class PcmBenchIT {
     File out = new File(config.workDir(), "report");
     File json = new File(config.workDir(), "pcm.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), out, json,
+    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), out, json, 500,
       new PrintStream(buf, true, StandardCharsets.UTF_8));
     String console = buf.toString(StandardCharsets.UTF_8);
     System.out.print(console);
@@ -54,6 +56,11 @@ public class PcmBenchIT {
 
     String md = Files.readString(new File(out, PcmReport.MARKDOWN).toPath());
     assertTrue(md, md.contains("Classification:"));
+    // Monitored every 500 ms, the RegionServers read while the mixes ran.
+    JsonNode m = MonitoringAssertions.assertMonitored(doc, new File(out, BenchMonitor.PNG), true);
+    assertTrue(m.path("phases").toString(), MonitoringAssertions.measuredIn(m, "classification",
+      "memstore_mb"));
+    assertTrue(md, md.contains("## Monitoring") && md.contains("](monitor.png)"));
   }
 
   @Test

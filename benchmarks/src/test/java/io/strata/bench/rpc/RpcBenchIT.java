@@ -5,6 +5,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.monitor.BenchMonitor;
+import io.strata.bench.monitor.MonitoringAssertions;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -122,6 +124,10 @@ public class RpcBenchIT {
       assertTrue(png, img != null && img.getWidth() > 100);
     }
     assertTrue(new File(out, "results.json").isFile());
+    JsonNode m = MonitoringAssertions.assertMonitored(doc, new File(out, BenchMonitor.PNG), true);
+    assertTrue(m.path("phases").toString(), MonitoringAssertions.measuredIn(m, "size ",
+      "memstore_mb"));
+    assertTrue(report, report.contains("## Monitoring") && report.contains("](monitor.png)"));
   }
 
   @Test

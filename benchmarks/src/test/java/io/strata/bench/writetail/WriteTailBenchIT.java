@@ -6,6 +6,9 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.BenchMonitor;
+import io.strata.bench.monitor.MonitoringAssertions;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -36,12 +39,18 @@ public class WriteTailBenchIT {
     int code = WriteTailBench.run(new String[] { "--rows", String.valueOf(ROWS), "--warmup-rows",
       String.valueOf(WARMUP), "--threads", "2", "--rounds", "3", "--flush-mb", "1",
       "--in-memory-flush-factor", "0.25", "--work-dir", work.getPath(), "--json",
-      json.getPath() }, new PrintStream(buf, true, StandardCharsets.UTF_8));
+      json.getPath(), "--monitor-ms", "500" }, new PrintStream(buf, true,
+        StandardCharsets.UTF_8));
     String out = buf.toString(StandardCharsets.UTF_8);
     System.out.print(out);
     assertEquals(out, 0, code);
 
     JsonNode doc = new ObjectMapper().readTree(json);
+    // Without --plot, the monitoring plot goes to the work directory. The RegionServer's values
+    // are not asserted: when this test runs after the other one in the same JVM (a whole cluster,
+    // HDFS and HBase, stopped before this one started), its RegionServer was seen with no metrics
+    // bean on /jmx at all, and then the series are gaps, which is what the monitor must record.
+    MonitoringAssertions.assertMonitored(doc, new File(work, BenchMonitor.PNG), true);
     assertEquals("NONE", doc.path("baseline").asText());
     assertEquals("default", doc.path("settings").path("profile").asText());
     assertEquals(1, doc.path("settings").path("regions_per_table").asInt());
@@ -113,6 +122,11 @@ public class WriteTailBenchIT {
     assertTrue(out, out.contains("P999") && out.contains("NONE-offheap"));
 
     JsonNode doc = new ObjectMapper().readTree(json);
+    // Beside --plot: this JVM's run and the off-heap variant's, each its own timeline.
+    MonitoringAssertions.assertMonitored(doc, new File(work, BenchMonitor.PNG), true);
+    ObjectNode offheap = new ObjectMapper().createObjectNode();
+    offheap.set(BenchMonitor.SECTION, doc.path("monitoring_offheap_variant"));
+    MonitoringAssertions.assertMonitored(offheap, new File(work, "monitor-offheap.png"), true);
     JsonNode settings = doc.path("settings");
     assertEquals("study", settings.path("profile").asText());
     assertEquals(2, settings.path("regions_per_table").asInt());

@@ -6,6 +6,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.monitor.BenchMonitor;
+import io.strata.bench.monitor.MonitoringAssertions;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -98,5 +100,11 @@ public class AclCompareIT {
     BufferedImage image = ImageIO.read(png);
     assertTrue(png + " is not a PNG", image != null && image.getWidth() > 100
       && image.getHeight() > 100);
+
+    // Monitored throughout, following the cluster each step ran on: both were read.
+    JsonNode m = MonitoringAssertions.assertMonitored(new ObjectMapper().readTree(json),
+      new File(out, BenchMonitor.PNG), true);
+    assertTrue(m.path("phases").toString(), MonitoringAssertions.measuredIn(m, "plain ",
+      "memstore_mb") && MonitoringAssertions.measuredIn(m, "acl ", "memstore_mb"));
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.Monitor;
 import io.strata.bench.monitor.RegionServerJmx;
 import io.strata.bench.monitor.Timeline;
@@ -127,7 +128,7 @@ public class YcsbPlusIT {
       x.phases(progress::add);
       t = m.stop();
     }
-    System.out.println(YcsbBench.monitorSummary(t));
+    System.out.println(BenchMonitor.summary(t));
     assertEquals(List.of("load", "flush", "settle"),
       t.phases().stream().map(Timeline.Phase::name).toList());
     double seconds = t.phases().get(2).endS();
