@@ -34,12 +34,8 @@ import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * YCSB phases run in a client JVM of its own: what {@code --rpc-compare} uses when the RDMA
@@ -60,6 +56,8 @@ final class RemoteYcsbClient implements AutoCloseable {
   static final String ANSWER = "@@ycsb ";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration START_TIMEOUT = Duration.ofMinutes(10);
+  /** The child's wait for its endpoint: an emulated guest sets one up in seconds, not minutes. */
+  private static final Duration ENDPOINT_TIMEOUT = Duration.ofMinutes(2);
   /** A run's answer may come this long after its time limit (YCSB's threads stop, figures). */
   private static final Duration ANSWER_GRACE = Duration.ofMinutes(3);
   private static final Object END = new Object();
@@ -83,12 +81,12 @@ final class RemoteYcsbClient implements AutoCloseable {
   /**
    * Starts the client JVM of path {@code name}: HBase's configuration {@code conf} (the
    * cluster's with the path's RPC client over it) is written to {@code dir} for it, its log goes
-   * there too. Returns once the child holds its connection and, when {@code endpointTable} is
-   * not null, has its RDMA endpoint (reading a row of that table until one is connected).
+   * there too. Returns once the child holds its connection and, with {@code awaitEndpoint}, has
+   * its RDMA endpoint ({@link RpcCompare#awaitEndpoint}).
    *
    * @throws IOException when the child exits, answers an error or does not answer in time
    */
-  static RemoteYcsbClient start(String name, Configuration conf, TableName endpointTable,
+  static RemoteYcsbClient start(String name, Configuration conf, boolean awaitEndpoint,
     Path dir, String maxHeap, Consumer<String> relay) throws IOException, InterruptedException {
     File site = dir.resolve("ycsb-client-" + name + "-site.xml").toFile();
     try (FileOutputStream out = new FileOutputStream(site)) {
@@ -113,7 +111,7 @@ final class RemoteYcsbClient implements AutoCloseable {
     cmd.add(RemoteYcsbClient.class.getName());
     cmd.add(site.getAbsolutePath());
     cmd.add(name);
-    cmd.add(endpointTable == null ? "-" : endpointTable.getNameAsString());
+    cmd.add(Boolean.toString(awaitEndpoint));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     RemoteYcsbClient c = new RemoteYcsbClient(name, p, relay);
     try {
@@ -252,7 +250,8 @@ final class RemoteYcsbClient implements AutoCloseable {
   // The child.
 
   /**
-   * The client JVM: {@code SITE_XML PATH_NAME ENDPOINT_TABLE|-}. Answers "ready" once connected,
+   * The client JVM: {@code SITE_XML PATH_NAME AWAIT_ENDPOINT} (true: read rows of {@link
+   * RpcCompare#TABLE} until the hybrid client has its endpoint). Answers "ready" once connected,
    * then one answer per request line until its input ends.
    */
   public static void main(String[] args) throws Exception {
@@ -265,8 +264,9 @@ final class RemoteYcsbClient implements AutoCloseable {
     String name = args[1];
     try (Connection connection = ConnectionFactory.createConnection(conf)) {
       String detail = "RPC client " + conf.get("hbase.rpc.client.impl", "(HBase's default)");
-      if (!"-".equals(args[2])) {
-        detail += ", " + awaitEndpoint(connection, TableName.valueOf(args[2]));
+      if (Boolean.parseBoolean(args[2])) {
+        detail += ", endpoint connected after "
+          + RpcCompare.awaitEndpoint(connection, 0, ENDPOINT_TIMEOUT) + " read(s)";
       }
       HBaseClient26.provideConnection(RpcCompare.connectionName(name), connection);
       ObjectNode ready = JSON.createObjectNode();
@@ -315,25 +315,5 @@ final class RemoteYcsbClient implements AutoCloseable {
     ObjectNode c = a.putObject("counters");
     counters.forEach(k -> c.put(k, RdmaRpcMetrics.count(k) - before.get(k)));
     return a;
-  }
-
-  /** Reads a row until the hybrid client has connected its endpoint (at most 2 minutes). */
-  private static String awaitEndpoint(Connection connection, TableName table)
-    throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    int reads = 0;
-    try (Table t = connection.getTable(table)) {
-      while (RdmaRpcMetrics.count("client.endpoints.connected") == 0) {
-        if (System.nanoTime() > deadline) {
-          throw new IOException("the hybrid client connected no RDMA endpoint in 2 minutes "
-            + "(client.endpoints.failed " + RdmaRpcMetrics.count("client.endpoints.failed")
-            + ", client.offers.refused " + RdmaRpcMetrics.count("client.offers.refused") + ")");
-        }
-        t.get(new Get(Bytes.toBytes("user0")));
-        reads++;
-        Thread.sleep(10);
-      }
-    }
-    return "endpoint connected after " + reads + " read(s)";
   }
 }

@@ -275,7 +275,7 @@ final class RpcCompare {
         }
         progress.accept("[rpc-compare] load: " + load);
         if (inProcess) {
-          awaitEndpoint(rdma, endpointsBefore);
+          awaitEndpoint(rdma, endpointsBefore, Duration.ofSeconds(30));
           PATHS.forEach(p -> clients.put(p, PathClient.IN_PROCESS));
         } else {
           for (String path : PATHS) {
@@ -283,8 +283,8 @@ final class RpcCompare {
             c.set("hbase.rpc.client.impl", NETTY.equals(path) ? NettyRpcClient.class.getName()
               : HybridRpcClient.class.getName());
             progress.accept("[rpc-compare] starting the " + path + " path's client JVM");
-            clients.put(path, remote(RemoteYcsbClient.start(path, c,
-              RDMA.equals(path) ? TABLE : null, clientDir, CLIENT_HEAP, progress)));
+            clients.put(path, remote(RemoteYcsbClient.start(path, c, RDMA.equals(path),
+              clientDir, CLIENT_HEAP, progress)));
           }
         }
         for (String path : PATHS) {
@@ -475,21 +475,29 @@ final class RpcCompare {
     return ConnectionFactory.createConnection(conf);
   }
 
-  /** The hybrid client sets its endpoint up at its first routed call: wait until it has one. */
-  private static void awaitEndpoint(Connection rdma, long before) throws IOException,
+  /**
+   * The hybrid client sets its endpoint up at its first routed call: reads a row of {@link
+   * #TABLE} until this JVM counts more connected endpoints than {@code before}, at most {@code
+   * limit}. Returns how many reads that took.
+   */
+  static int awaitEndpoint(Connection rdma, long before, Duration limit) throws IOException,
     InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    long deadline = System.nanoTime() + limit.toNanos();
+    int reads = 0;
     try (Table t = rdma.getTable(TABLE)) {
       while (RdmaRpcMetrics.count("client.endpoints.connected") <= before) {
-        t.get(new Get(Bytes.toBytes("user0")));
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("The hybrid client connected no RDMA endpoint in 30 s "
-            + "(client.endpoints.failed " + RdmaRpcMetrics.count("client.endpoints.failed")
-            + ", client.offers.refused " + RdmaRpcMetrics.count("client.offers.refused") + ")");
+          throw new IllegalStateException("The hybrid client connected no RDMA endpoint in "
+            + limit.toSeconds() + " s (client.endpoints.failed "
+            + RdmaRpcMetrics.count("client.endpoints.failed") + ", client.offers.refused "
+            + RdmaRpcMetrics.count("client.offers.refused") + ")");
         }
+        t.get(new Get(Bytes.toBytes("user0")));
+        reads++;
         Thread.sleep(10);
       }
     }
+    return reads;
   }
 
   static double ratio(double a, double b) {
