@@ -290,14 +290,8 @@ public final class MediaBench {
     // The table is pre-split, as in the paper; no region splits during the load.
     config.hbase("hbase.hregion.max.filesize", Long.toString(100L << 30));
     // The paper's Table 8 (the per-case compaction threads and flushers: MediaCase#studyTuning).
-    config.hbase("hbase.hstore.blockingStoreFiles", "15");
-    config.hbase("hbase.regionserver.handler.count", "200");
-    config.hbase("hbase.wal.provider", "multiwal");
-    config.hbase("hbase.wal.regiongrouping.numgroups", "4");
-    config.hbase("hbase.hregion.memstore.chunkpool.maxsize", "1");
-    config.hbase("hbase.hregion.memstore.chunkpool.initialsize", "0.5");
-    config.dfs("dfs.datanode.handler.count", "64");
-    config.dfs("dfs.namenode.handler.count", "100");
+    MediaCase.studyHBaseTuning().forEach(config::hbase);
+    MediaCase.studyDfsTuning().forEach(config::dfs);
     // The resource tables (the paper's Tables 9 to 11) and memstore over time (its Figure 15)
     // come from monitoring each load over the RegionServer's /jmx.
     BenchMonitor.hbaseKeys(MONITOR_MS).forEach(config::hbase);

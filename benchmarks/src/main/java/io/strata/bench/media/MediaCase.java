@@ -54,6 +54,29 @@ public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal,
   }
 
   /**
+   * The HBase keys of the study's tuning (its Table 8) that every case shares: 15 store files
+   * before updates block, 200 handlers, WALs in 4 groups, the memstore chunk pool.
+   */
+  public static Map<String, String> studyHBaseTuning() {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put("hbase.hstore.blockingStoreFiles", "15");
+    keys.put("hbase.regionserver.handler.count", "200");
+    keys.put("hbase.wal.provider", "multiwal");
+    keys.put("hbase.wal.regiongrouping.numgroups", "4");
+    keys.put("hbase.hregion.memstore.chunkpool.maxsize", "1");
+    keys.put("hbase.hregion.memstore.chunkpool.initialsize", "0.5");
+    return keys;
+  }
+
+  /** The HDFS keys of the study's tuning (its Table 8): DataNode and NameNode handlers. */
+  public static Map<String, String> studyDfsTuning() {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put("dfs.datanode.handler.count", "64");
+    keys.put("dfs.namenode.handler.count", "100");
+    return keys;
+  }
+
+  /**
    * The study's per-case tuning (its Table 8): 8 small-compaction threads and 15 flushers for
    * every case with SSD in it, 3 and 5 for the others (HDDs share one channel between reads and
    * writes, and more flushers and compactors there only contend).

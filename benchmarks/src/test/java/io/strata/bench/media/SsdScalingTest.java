@@ -176,7 +176,19 @@ public class SsdScalingTest {
       1e-9);
     assertEquals(1.04, scaling.path("study").path("throughput_ratio_8_vs_4").asDouble(), 1e-9);
     assertEquals(0.79, scaling.path("study").path("latency_ratio_8_vs_4").asDouble(), 1e-9);
+    // The study's Table 8 tuning every case ran with is in the report, not only in the bench.
+    JsonNode doc = new ObjectMapper().readTree(new File(dir, MediaReport.JSON));
+    assertEquals("multiwal", doc.path("settings").path("study_tuning").path("hbase")
+      .path("hbase.wal.provider").asText());
+    assertEquals("64", doc.path("settings").path("study_tuning").path("hdfs")
+      .path("dfs.datanode.handler.count").asText());
+    assertEquals("15", doc.path("cases").path("50G_4SSD").path("tuning")
+      .path("hbase.hstore.flusher.count").asText());
     String md = Files.readString(new File(dir, MediaReport.MARKDOWN).toPath());
+    assertTrue(md, md.contains("Every case runs the study's tuning (its Table 8): "
+      + "`hbase.hstore.blockingStoreFiles=15`"));
+    assertTrue(md, md.contains("`hbase.wal.regiongrouping.numgroups=4`"));
+    assertFalse(md, md.contains("upstream's default provider"));
     assertTrue(md, md.contains("| 50G_8SSD_cap1536 | 8 | 1,536 MB/s | 936 |"));
     assertTrue(md, md.contains("| study: 50G_8SSD vs 50G_4SSD |"));
     assertTrue(md, md.contains("](" + MediaReport.SSD_SCALING_PNG + ")"));
