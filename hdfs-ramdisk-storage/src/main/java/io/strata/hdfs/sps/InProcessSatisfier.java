@@ -2,6 +2,7 @@ package io.strata.hdfs.sps;
 
 import io.strata.hdfs.HdfsKeys;
 import java.io.Closeable;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayDeque;
@@ -499,7 +500,15 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     public void removeSPSHint(long inodeId) throws IOException {
       inFlight.remove(inodeId);
       progressed();
-      super.removeSPSHint(inodeId);
+      try {
+        super.removeSPSHint(inodeId);
+      } catch (FileNotFoundException deleted) {
+        // The file was deleted while queued (a WAL archived, a compacted HFile cleaned): its
+        // mark went with it. Upstream's context rethrows, and its satisfier loop then re-queues
+        // the file and fails on it again at once, for ever, logging a stack trace each time
+        // (the file variant of HDFS-16484). Nothing is left to do for it.
+        LOG.debug("Inode {} was deleted before the satisfier finished with it", inodeId);
+      }
     }
 
     @Override
