@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apache.hadoop.fs.StorageType;
 
 /**
@@ -111,10 +112,8 @@ final class MediaReport {
 
   /** {@code `a=1`, `b=2`}: keys as the report lists them. */
   private static String keyList(Map<String, String> keys) {
-    StringBuilder sb = new StringBuilder();
-    keys.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append('`').append(k)
-      .append('=').append(v).append('`'));
-    return sb.toString();
+    return keys.entrySet().stream().map(e -> "`" + e.getKey() + "=" + e.getValue() + "`")
+      .collect(Collectors.joining(", "));
   }
 
   ObjectNode json() {
