@@ -86,6 +86,9 @@ public class VanishedStoragePolicyClusterTest {
       try (FSDataOutputStream o = fs.create(file, (short) 3)) {
         o.write(data);
       }
+      // close() waits for one replica; the NameNode learns of the others from incremental
+      // block reports.
+      org.apache.hadoop.hdfs.DFSTestUtil.waitReplication(fs, file, (short) 3);
       LocatedBlock block = fs.getClient().getLocatedBlocks(file.toString(), 0).get(0);
       assertEquals(3, block.getLocations().length);
 
