@@ -119,9 +119,12 @@ public class VanishedStoragePolicyClusterTest {
       GenericTestUtils.waitFor(() -> !ns.isInSafeMode(), 200, 60_000);
       // A DataNode that re-registers late makes the block look under-replicated for a moment;
       // the replication then scheduled must be over before a DataNode is stopped.
-      GenericTestUtils.waitFor(() -> ns.getNumLiveDataNodes() == dns
+      // (That replication alone can already reach the monitor's null policy.)
+      GenericTestUtils.waitFor(() -> ExitUtil.terminateCalled()
+        || ns.getNumLiveDataNodes() == dns
         && ns.getBlockManager().getPendingReconstructionBlocksCount() == 0
         && ns.getBlockManager().getLowRedundancyBlocksCount() == 0, 200, 60_000);
+      assertFalse("the NameNode terminated: " + terminated(), ExitUtil.terminateCalled());
       for (org.apache.hadoop.hdfs.protocol.BlockStoragePolicy p : fs.getStoragePolicies()) {
         assertFalse("RAM_SSD is no longer defined", p.getName().equals("RAM_SSD"));
       }
