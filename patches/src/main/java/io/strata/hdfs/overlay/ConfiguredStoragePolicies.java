@@ -42,6 +42,7 @@ public final class ConfiguredStoragePolicies {
       policies[p.getId()] = p;
       LOG.info("Storage policy {} from configuration: {}", name, p);
     }
+    UndefinedStoragePolicies.compareWithPreviousStart(conf, policies);
   }
 
   private static BlockStoragePolicy parse(Configuration conf, String name,
