@@ -75,7 +75,10 @@ final class HybridClientReceiver implements RdmaReceiver {
   /**
    * Sends the call over the endpoint, or returns false when the endpoint did not take it (closed,
    * the request is too large, or no credit came before the call's own timeout would leave time
-   * for nothing else): then nothing was sent and the caller uses the socket.
+   * for nothing else): then nothing was sent, no other path completed the call, and the caller
+   * uses the socket. True means the endpoint path owns the call: sent, or ended while waiting
+   * here (the endpoint closed, the call timed out or was cancelled) — such a call has its outcome
+   * and must not go over the socket too (see {@link #reclaim}).
    *
    * <p>The send may wait for the server's credit, so it runs outside the controller's lock
    * (unlike HBase's {@code notifyOnCancel(callback, action)}, whose action runs holding it): a
@@ -158,9 +161,12 @@ final class HybridClientReceiver implements RdmaReceiver {
       try {
         sent = e.send(parts, remainingMs(call));
       } catch (IOException notSent) {
-        calls.remove(call.id);
-        if (call.timeoutTask != null) {
-          call.timeoutTask.cancel();
+        if (!reclaim(call)) {
+          // The endpoint's close (failAll), the call's timeout or a cancel ended the call while
+          // it waited here: its caller has the outcome and HBase may already be retrying it, so
+          // sending it over the socket as well would run it twice.
+          handedOver = true;
+          return true;
         }
         throw notSent;
       }
@@ -198,6 +204,25 @@ final class HybridClientReceiver implements RdmaReceiver {
         cellBlock.release();
       }
     }
+  }
+
+  /**
+   * Takes back a call that was registered in {@link #calls} but not sent, so that the socket can
+   * take it over. Removal from {@link #calls} is the one decision every path makes atomically —
+   * the response reader, {@link #failAll} on close, the timeout and a cancel each complete only a
+   * call they removed — so a call that this thread removes, and whose timeout it cancels before
+   * it fires, has been completed by no one and goes over exactly one path: the socket. False
+   * when another path got there first: the call has (or is about to have) its outcome and must
+   * not be sent anywhere.
+   */
+  private boolean reclaim(Call call) {
+    if (calls.remove(call.id) == null) {
+      return false;
+    }
+    if (call.timeoutTask != null && !call.timeoutTask.cancel()) {
+      return false; // the timeout fired: it fails the call
+    }
+    return !call.isDone();
   }
 
   /** Whether calls sent over the endpoint await their answers. */
