@@ -14,7 +14,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,12 +25,14 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A client transport for tests ({@code strata.rdma.transport} set to this class): the loopback
  * transport, whose endpoints record every send (thread, how long the caller let it wait for
- * credit, how long it took, whether it was sent) and can hold the next send on a latch, as a
- * sender waiting for credit is held. Its name is the loopback's, so loopback servers accept it.
+ * credit, how long it took, whether it was sent) and can hold the next send on a latch, so that
+ * something (a close) can happen while a send is under way. Its name is the loopback's, so loopback servers accept it.
  */
 public final class HookedTransportFactory implements TransportFactory {
   private static final Queue<Send> SENDS = new ConcurrentLinkedQueue<>();
   private static final AtomicReference<Gate> GATE = new AtomicReference<>();
+  /** Sends under way: thread, start (System.nanoTime) and the wait the caller allowed. */
+  private static final Map<Thread, long[]> UNDER_WAY = new ConcurrentHashMap<>();
 
   @Override
   public RdmaTransport newTransport(TransportConf conf) {
@@ -82,6 +86,15 @@ public final class HookedTransportFactory implements TransportFactory {
   /** Every send recorded so far. */
   static List<Send> sends() {
     return new ArrayList<>(SENDS);
+  }
+
+  /** Sends under way now, as if they ended now. */
+  static List<Send> sendsUnderWay() {
+    List<Send> l = new ArrayList<>();
+    long now = System.nanoTime();
+    UNDER_WAY.forEach((t, s) -> l.add(new Send(t.getName(), s[1],
+      TimeUnit.NANOSECONDS.toMillis(now - s[0]), "under way")));
+    return l;
   }
 
   static void clearSends() {
@@ -149,6 +162,7 @@ public final class HookedTransportFactory implements TransportFactory {
     public boolean send(ByteBuffer[] parts, long maxWaitMs) throws IOException {
       long t0 = System.nanoTime();
       String outcome = "thrown";
+      UNDER_WAY.put(Thread.currentThread(), new long[] { t0, maxWaitMs });
       try {
         Gate g = GATE.get();
         if (g != null && GATE.compareAndSet(g, null)) {
@@ -163,6 +177,7 @@ public final class HookedTransportFactory implements TransportFactory {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while held", e);
       } finally {
+        UNDER_WAY.remove(Thread.currentThread());
         SENDS.add(new Send(Thread.currentThread().getName(), maxWaitMs,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), outcome));
       }

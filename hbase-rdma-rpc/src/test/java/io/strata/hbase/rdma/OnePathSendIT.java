@@ -26,8 +26,8 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * A call goes over exactly one path. A Put whose send waits (held on a latch, as a sender waiting
- * for credit) while its endpoint closes is failed by the close with
+ * A call goes over exactly one path. A Put whose send is under way (held on a latch) while its
+ * endpoint closes is failed by the close with
  * {@code ConnectionClosedException} and retried by HBase; the waiting sender must then not send
  * the same call over the socket as well, or the RegionServer applies it twice (an extra version
  * of the cell; a checkAndMutate would answer "not applied" for a write it applied). A

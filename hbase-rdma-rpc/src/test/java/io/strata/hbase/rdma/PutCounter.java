@@ -16,11 +16,15 @@ import org.apache.hadoop.hbase.wal.WALEdit;
 
 /**
  * Counts, per row, the Puts the RegionServer runs — the server-side view of how many times a
- * client's Put arrived. A row whose name starts with {@value #BUSY_ONCE} is refused once with
- * {@link RegionTooBusyException}, which HBase's client retries after its pause.
+ * client's Put arrived. A row whose name contains {@value #BUSY_ONCE} is refused once with
+ * {@link RegionTooBusyException}, which HBase's client retries after its pause (with the
+ * region's location kept, so the retry's send runs on HBase's retry timer).
  */
 public class PutCounter implements RegionCoprocessor, RegionObserver {
   static final String BUSY_ONCE = "busy-once-";
+  /** A row refused once whose name also contains this is refused after {@value #SLOW_MS} ms. */
+  static final String SLOW = "slow-";
+  static final long SLOW_MS = 1_500;
   private static final Map<String, AtomicInteger> PUTS = new ConcurrentHashMap<>();
 
   @Override
@@ -33,7 +37,14 @@ public class PutCounter implements RegionCoprocessor, RegionObserver {
     throws IOException {
     String row = Bytes.toString(put.getRow());
     int n = PUTS.computeIfAbsent(row, r -> new AtomicInteger()).incrementAndGet();
-    if (n == 1 && row.startsWith(BUSY_ONCE)) {
+    if (n == 1 && row.contains(BUSY_ONCE)) {
+      if (row.contains(SLOW)) {
+        try {
+          Thread.sleep(SLOW_MS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       throw new RegionTooBusyException("refusing the first Put of " + row + " (test)");
     }
   }
