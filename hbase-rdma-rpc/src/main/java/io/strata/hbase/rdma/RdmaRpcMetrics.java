@@ -22,8 +22,10 @@ import org.apache.hadoop.hbase.metrics.MetricRegistryInfo;
  * {@code client.<Method>.rdma} and
  * {@code client.<Method>.sockets} (routed methods sent over an endpoint, or over sockets for want
  * of one), {@code client.fallback.before.send} (endpoint failed before the call was handed to
- * it: sent over sockets), {@code client.failed.after.send} (endpoint died with the call in
- * flight: failed retriably, HBase's retry re-sends it), {@code client.endpoints.connected|failed},
+ * it, or no credit free: sent over sockets), {@code client.fallback.no.credit} (of those, the
+ * calls that found no credit free), {@code client.failed.after.send} (endpoint died with the
+ * call in flight: failed retriably, HBase's retry re-sends it),
+ * {@code client.endpoints.connected|failed},
  * {@code client.offers.refused} (server without an endpoint).
  */
 public final class RdmaRpcMetrics {

@@ -11,6 +11,7 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.LocalHBaseCluster;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 
 /**
  * A real HBase in this JVM for the RPC tests — ZooKeeper, a master and one RegionServer, as
@@ -38,6 +39,16 @@ final class MiniHBase implements Closeable {
 
   /** Starts a cluster whose servers use {@code serverConf}'s settings on top of the defaults. */
   static MiniHBase start(String name, Configuration serverConf) throws IOException {
+    return start(name, serverConf, 1);
+  }
+
+  /** {@link #start(String, Configuration)} with {@code regionServers} RegionServers. */
+  static MiniHBase start(String name, Configuration serverConf, int regionServers)
+    throws IOException {
+    if (regionServers > 1) {
+      // Each RegionServer registers the same metrics sources; mini-cluster mode numbers them.
+      DefaultMetricsSystem.setMiniClusterMode(true);
+    }
     File dir = new File(System.getProperty(WORK_DIR, "target/it-work"),
       name + "-" + UUID.randomUUID().toString().substring(0, 8)).getAbsoluteFile();
     FileUtil.fullyDelete(dir);
@@ -59,7 +70,7 @@ final class MiniHBase implements Closeable {
     try {
       int port = zk.startup(new File(dir, "zookeeper"));
       conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, port);
-      cluster = new LocalHBaseCluster(conf, 1, 1);
+      cluster = new LocalHBaseCluster(conf, 1, regionServers);
       cluster.startup();
       waitForMaster(cluster);
       return new MiniHBase(zk, cluster, conf, dir);
@@ -102,6 +113,10 @@ final class MiniHBase implements Closeable {
 
   HRegionServer regionServer() {
     return cluster.getRegionServer(0);
+  }
+
+  HRegionServer regionServer(int i) {
+    return cluster.getRegionServer(i);
   }
 
   @Override

@@ -41,8 +41,8 @@ public interface RdmaEndpoint extends Closeable {
    * {@link #send(ByteBuffer[])} waiting at most {@code maxWaitMs} for the peer's credit (and never
    * longer than {@code strata.rdma.send.timeout.ms}, after which the endpoint closes): returns
    * false when no credit came within {@code maxWaitMs} — nothing was sent and the endpoint stays
-   * open. A client call bounds its send by its own remaining timeout this way. The default
-   * ignores the bound.
+   * open. A client call sends with {@code maxWaitMs} 0 (credit free now, else the socket): its
+   * thread may be one that every client of the JVM shares. The default ignores the bound.
    */
   default boolean send(ByteBuffer[] parts, long maxWaitMs) throws IOException {
     send(parts);

@@ -29,9 +29,12 @@ import org.slf4j.LoggerFactory;
  * {@code strata.rdma.client.retry.ms}.
  *
  * <p>Fallback without losing or repeating calls: a call the endpoint refuses to take (closed,
- * too large) was not sent and goes over the socket at once; a call in flight when the endpoint
- * dies has an unknown outcome and fails with {@code ConnectionClosedException}, which HBase's
- * client retries like a dropped socket connection (over the socket, the endpoint being down).
+ * too large, no credit free) was not sent and goes over the socket at once; a call in flight
+ * when the endpoint dies has an unknown outcome and fails with
+ * {@code ConnectionClosedException}, which HBase's client retries like a dropped socket
+ * connection (over the socket, the endpoint being down). Each call takes exactly one of the
+ * two paths: {@link HybridClientReceiver#trySend} returns false only for a call that nothing
+ * else (the endpoint's close, a timeout, a cancel) completed.
  *
  * <p>Thread-safe: callers' threads send, the endpoint is installed and dropped through volatile
  * fields, and one set-up runs at a time ({@code settingUp}). Its endpoint's receiver is a

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.exceptions.ConnectionClosedException;
-import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBuf;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufAllocator;
 import org.apache.hbase.thirdparty.io.netty.buffer.ByteBufInputStream;
@@ -40,6 +39,8 @@ final class HybridClientReceiver implements RdmaReceiver {
   private static final Logger LOG = LoggerFactory.getLogger(HybridClientReceiver.class);
   private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
   private static final String TOO_LARGE = EndpointMessageTooLargeException.class.getName();
+  /** A send's longest wait for the server's credit: none (see {@link #trySend}). */
+  private static final long NO_WAIT = 0;
 
   private final HybridClientConnection connection;
   private final HybridRpcClient client;
@@ -73,15 +74,20 @@ final class HybridClientReceiver implements RdmaReceiver {
   }
 
   /**
-   * Sends the call over the endpoint, or returns false when the endpoint did not take it (closed,
-   * the request is too large, or no credit came before the call's own timeout would leave time
-   * for nothing else): then nothing was sent and the caller uses the socket.
+   * Sends the call over the endpoint if it takes it now, or returns false when it did not take it
+   * (closed, the request is too large, or no credit free at this moment): then nothing was sent,
+   * no other path completed the call, and the caller uses the socket. True means the endpoint
+   * path owns the call: sent, or ended while here (the endpoint closed, the call timed out or was
+   * cancelled) — such a call has its outcome and must not go over the socket too (see
+   * {@link #reclaim}).
    *
-   * <p>The send may wait for the server's credit, so it runs outside the controller's lock
-   * (unlike HBase's {@code notifyOnCancel(callback, action)}, whose action runs holding it): a
-   * call's timeout task — on {@code AbstractRpcClient.WHEEL_TIMER}, shared by every connection of
-   * the JVM — takes that lock to fail the call, and must never wait behind a send to a frozen
-   * server. The wait itself is bounded by the call's remaining timeout.
+   * <p>Never waits for the server's credit. The calling thread may be one that every client of
+   * the JVM shares — HBase's {@code AsyncConnectionImpl.RETRY_TIMER}, which runs every retry, or
+   * the Netty event loop that completed a region lookup — and a frozen server that keeps its
+   * credits would stall them all; the socket has no such wait (Netty queues the write). For the
+   * same reason the send runs outside the controller's lock (unlike HBase's
+   * {@code notifyOnCancel(callback, action)}, whose action runs holding it): a call's timeout task,
+   * on {@code AbstractRpcClient.WHEEL_TIMER}, takes that lock to fail the call.
    */
   boolean trySend(Call call, HBaseRpcController hrc) {
     RdmaEndpoint e = endpoint;
@@ -105,15 +111,10 @@ final class HybridClientReceiver implements RdmaReceiver {
     }
   }
 
-  /** Milliseconds the call may still wait for a credit: its remaining timeout, else -1. */
-  private static long remainingMs(Call call) {
-    if (call.timeout <= 0) {
-      return -1;
-    }
-    return Math.max(0, call.timeout - (EnvironmentEdgeManager.currentTime() - call.getStartTime()));
-  }
-
-  /** True when sent, or when the call ended (timed out, cancelled) while waiting for credit. */
+  /**
+   * True when sent, or when the call ended (the endpoint closed, it timed out or was cancelled)
+   * before the send went out; false when the socket is to take the call.
+   */
   private boolean send(RdmaEndpoint e, Call call, HBaseRpcController hrc) throws IOException {
     ByteBuf cellBlock = client.cellBlockBuilder.buildCellBlock(client.codec, client.compressor,
       call.cells, ALLOC);
@@ -156,27 +157,25 @@ final class HybridClientReceiver implements RdmaReceiver {
       }
       boolean sent;
       try {
-        sent = e.send(parts, remainingMs(call));
+        sent = e.send(parts, NO_WAIT);
       } catch (IOException notSent) {
-        calls.remove(call.id);
-        if (call.timeoutTask != null) {
-          call.timeoutTask.cancel();
+        if (!reclaim(call)) {
+          // The endpoint's close (failAll), the call's timeout or a cancel ended the call while
+          // its send was under way: its caller has the outcome and HBase may already be retrying
+          // it, so sending it over the socket as well would run it twice.
+          handedOver = true;
+          return true;
         }
         throw notSent;
       }
       if (!sent) {
-        // No credit within the call's timeout: the server is frozen or partitioned. The call
-        // timed out (as over a socket whose server stopped reading) unless the timeout task
-        // already said so; nothing was sent.
-        handedOver = true;
-        if (calls.remove(call.id) != null && !call.isDone()) {
-          if (call.timeoutTask != null) {
-            call.timeoutTask.cancel();
-          }
-          call.setTimeout(new CallTimeoutException(call.toShortString() + ", rpcTimeout="
-            + call.timeout + ": no credit from the RDMA endpoint to " + address
-            + " within the call's timeout; not sent"));
+        // No credit now: the server is busy, frozen or partitioned. The socket takes the call
+        // unless something ended it meanwhile.
+        RdmaRpcMetrics.counter("client.fallback.no.credit").increment();
+        if (reclaim(call)) {
+          return false;
         }
+        handedOver = true;
         return true;
       }
       handedOver = true;
@@ -198,6 +197,25 @@ final class HybridClientReceiver implements RdmaReceiver {
         cellBlock.release();
       }
     }
+  }
+
+  /**
+   * Takes back a call that was registered in {@link #calls} but not sent, so that the socket can
+   * take it over. Removal from {@link #calls} is the one decision every path makes atomically —
+   * the response reader, {@link #failAll} on close, the timeout and a cancel each complete only a
+   * call they removed — so a call that this thread removes, and whose timeout it cancels before
+   * it fires, has been completed by no one and goes over exactly one path: the socket. False
+   * when another path got there first: the call has (or is about to have) its outcome and must
+   * not be sent anywhere.
+   */
+  private boolean reclaim(Call call) {
+    if (calls.remove(call.id) == null) {
+      return false;
+    }
+    if (call.timeoutTask != null && !call.timeoutTask.cancel()) {
+      return false; // the timeout fired: it fails the call
+    }
+    return !call.isDone();
   }
 
   /** Whether calls sent over the endpoint await their answers. */
