@@ -103,13 +103,37 @@ public final class TieringKeys {
   public static final boolean REQUEST_MOVES_DEFAULT = true;
 
   /**
+   * Whether a store that opens has its files' placement checked: the RegionServer's placement
+   * queue lists the family directory once (in the background) and places each flushed, compacted
+   * or bulk-loaded file that has no storage policy of its own. Such a file was written while the
+   * NameNode did not answer by a RegionServer that stopped before the NameNode answered again
+   * (what a RegionServer still running keeps in its queue is placed without this), or before the
+   * family's placement was on. Files with a policy are left alone (an {@code alter} is
+   * {@code strata migrate}'s business). Default {@value #CHECK_ON_OPEN_DEFAULT}.
+   */
+  public static final String CHECK_ON_OPEN = "strata.tiering.check.on.open";
+  public static final boolean CHECK_ON_OPEN_DEFAULT = true;
+
+  /**
+   * {@link #CHECK_ON_OPEN}. A value other than true or false is logged with the key and the
+   * default used instead: it is read where a store opens, which it must not stop.
+   */
+  public static boolean checkOnOpen(Configuration conf) {
+    return bool(conf, CHECK_ON_OPEN, CHECK_ON_OPEN_DEFAULT);
+  }
+
+  /**
    * {@link #REQUEST_MOVES}. A value other than true or false is logged with the key and the
    * default used instead: it is read where a store opens, which it must not stop.
    */
   public static boolean requestMoves(Configuration conf) {
-    String v = conf.getTrimmed(REQUEST_MOVES);
+    return bool(conf, REQUEST_MOVES, REQUEST_MOVES_DEFAULT);
+  }
+
+  private static boolean bool(Configuration conf, String key, boolean dflt) {
+    String v = conf.getTrimmed(key);
     if (v == null || v.isEmpty()) {
-      return REQUEST_MOVES_DEFAULT;
+      return dflt;
     }
     switch (v.toLowerCase(Locale.ROOT)) {
       case "true":
@@ -117,9 +141,8 @@ public final class TieringKeys {
       case "false":
         return false;
       default:
-        LOG.warn("{} = '{}' is not true or false; using {}", REQUEST_MOVES, v,
-          REQUEST_MOVES_DEFAULT);
-        return REQUEST_MOVES_DEFAULT;
+        LOG.warn("{} = '{}' is not true or false; using {}", key, v, dflt);
+        return dflt;
     }
   }
 }
