@@ -94,7 +94,7 @@ final class PlacementQueue {
     }
   }
 
-  /** A store file the placement check at open looks at: its name and the policy it should have. */
+  /** A store file written while deferred: its name and the policy its file info names. */
   static final class Expected {
     final String name;
     final String policy;
@@ -374,9 +374,9 @@ final class PlacementQueue {
   }
 
   /**
-   * Lists the store's family directory once and queues every file of a placed kind that has no
-   * policy of its own: a file written while the NameNode did not answer whose pin was lost with
-   * the RegionServer that wrote it (or a file written before the engine placed the family).
+   * Lists the store's family directory once and queues every file written while the NameNode did
+   * not answer that still has no policy of its own: its pin was lost with the RegionServer that
+   * wrote it.
    */
   private Outcome runCheck(StoreCheck c) {
     Map<String, Byte> ids = new HashMap<>();
@@ -413,16 +413,16 @@ final class PlacementQueue {
       }
       if (((HdfsFileStatus) st).getStoragePolicy()
         != HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED) {
-        continue; // pinned: where it should be, or for 'strata migrate' after an alter
+        continue; // pinned since, by the queue of the RegionServer that wrote it
       }
       if (add(new Item(c.fs, st.getPath(), e.policy, e.kind, e.bytes, c.store, c.table))) {
         queued.add(st.getPath().getName() + " -> " + e.policy);
       }
     }
     if (!queued.isEmpty()) {
-      LOG.info("Placement check of store {}: {} files have no storage policy of their own (written "
-        + "while the NameNode did not answer, by a RegionServer that no longer holds them, or "
-        + "before the family was placed); placing them: {}", c.store, queued.size(), queued);
+      LOG.info("Placement check of store {}: {} files written while the NameNode did not answer "
+        + "have no storage policy yet (the RegionServer that wrote them stopped first); placing "
+        + "them: {}", c.store, queued.size(), queued);
     }
     return Outcome.DONE;
   }

@@ -82,6 +82,12 @@ public class TieredStoreEngine extends DefaultStoreEngine {
    */
   static final long SCHEDULED_RETRY_MS = 24 * 3600_000L;
 
+  /**
+   * File info key of a store file written while the NameNode did not answer: the storage policy
+   * it is to get. The placement check at open places such a file if it has no policy yet.
+   */
+  static final byte[] DEFERRED_POLICY_KEY = Bytes.toBytes("STRATA_DEFERRED_STORAGE_POLICY");
+
   /** Name of the thread of every store's tries (tests and thread dumps tell its calls by it). */
   static final String RETRY_THREAD_NAME = "strata-placement-retry";
 
@@ -300,9 +306,10 @@ public class TieredStoreEngine extends DefaultStoreEngine {
   }
 
   /**
-   * Loads the store's files, then queues their placement check: the queue's thread lists the
-   * family directory once and places each file of a placed kind that has no policy of its own
-   * (one whose pin a RegionServer that stopped during an outage never made).
+   * Loads the store's files, then queues the placement check of those written while the NameNode
+   * did not answer (their file info says so): the queue's thread lists the family directory once
+   * and places each that still has no policy of its own (its RegionServer stopped before the
+   * NameNode answered). A store without such files costs the NameNode nothing here.
    */
   @Override
   public void initialize(boolean warmup) throws IOException {
@@ -312,51 +319,38 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     }
     List<PlacementQueue.Expected> files = new ArrayList<>();
     for (HStoreFile sf : getStoreFileManager().getStoreFiles()) {
-      if (sf.getFileInfo().isReference() || sf.getFileInfo().isLink()) {
-        continue; // the referenced file is its own region's, placed by that region's store
+      byte[] deferred = sf.getMetadataValue(DEFERRED_POLICY_KEY);
+      if (deferred == null || sf.getFileInfo().isReference() || sf.getFileInfo().isLink()) {
+        continue; // placed when written, or another region's file (placed by that region)
       }
-      Map<byte[], byte[]> info = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-      for (byte[] key : new byte[][] { HStoreFile.BULKLOAD_TIME_KEY,
-        HStoreFile.MAJOR_COMPACTION_KEY, HStoreFile.COMPACTION_EVENT_KEY }) {
-        byte[] v = sf.getMetadataValue(key);
-        if (v != null) {
-          info.put(key, v);
-        }
-      }
-      long bytes = sf.getFileInfo().getSize();
-      TierPolicies.Choice c;
       String kind;
       try {
-        switch (StoreFileOrigin.of(info)) {
-          case FLUSH:
-            c = policies.choice(TierPolicies.Kind.FLUSHED);
-            kind = "flushed";
-            break;
-          case COMPACTION:
-            // The compaction's input size is not recorded; the file's own size stands in for it,
-            // as in the placement report.
-            c = policies.compaction(bytes);
-            kind = "compacted";
-            break;
-          default:
-            c = policies.choice(TierPolicies.Kind.BULKLOADED);
-            kind = "bulkloaded";
-            break;
-        }
+        kind = StoreFileOrigin.of(fileInfo(sf)) == StoreFileOrigin.COMPACTION ? "compacted"
+          : "flushed";
       } catch (IOException e) {
-        LOG.debug("Placement check of store {}: cannot tell how {} was made ({})", storeName,
-          sf.getPath(), e.toString());
-        continue;
+        kind = "flushed"; // only names the file in logs and metrics
       }
-      if (!c.upstream()) {
-        files.add(new PlacementQueue.Expected(sf.getPath().getName(), c.policy(), kind, bytes));
-      }
+      files.add(new PlacementQueue.Expected(sf.getPath().getName(), Bytes.toString(deferred),
+        kind, sf.getFileInfo().getSize()));
     }
     if (!files.isEmpty()) {
       PlacementQueue.get().check(new PlacementQueue.StoreCheck(fs,
         store.getRegionFileSystem().getStoreDir(store.getColumnFamilyName()), storeName,
         tableName, files));
     }
+  }
+
+  /** The file info keys that tell how a store file was made. */
+  private static Map<byte[], byte[]> fileInfo(HStoreFile sf) {
+    Map<byte[], byte[]> info = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    for (byte[] key : new byte[][] { HStoreFile.BULKLOAD_TIME_KEY,
+      HStoreFile.MAJOR_COMPACTION_KEY, HStoreFile.COMPACTION_EVENT_KEY }) {
+      byte[] v = sf.getMetadataValue(key);
+      if (v != null) {
+        info.put(key, v);
+      }
+    }
+    return info;
   }
 
   /**
@@ -394,6 +388,23 @@ public class TieredStoreEngine extends DefaultStoreEngine {
         + " is set to true there", tableName);
   }
 
+  /**
+   * A file written while the NameNode does not answer: remembered until its commit hands it to
+   * the placement queue, and recorded in the file itself (its file info names the policy it is
+   * to get), where the next opener's placement check finds it if this RegionServer stops first.
+   * The record costs the NameNode nothing: it is written with the file's data.
+   */
+  private void defer(StoreFileWriter writer, String policy) {
+    unpinnedWriters.put(writer.getPath(), policy);
+    try {
+      writer.appendFileInfo(DEFERRED_POLICY_KEY, Bytes.toBytes(policy));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Store {}: could not record in {} that its policy {} is deferred ({}); if this "
+        + "RegionServer stops before the NameNode answers, 'strata migrate --table {}' places it",
+        storeName, writer.getPath(), policy, e.toString(), tableName);
+    }
+  }
+
   @Override
   public StoreFileWriter createWriter(CreateStoreFileWriterParams params) throws IOException {
     if (params.isCompaction()) {
@@ -409,7 +420,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
             }
           } else if (mode.get() == Mode.DEFERRED) {
             StoreFileWriter writer = super.createWriter(params);
-            unpinnedWriters.put(writer.getPath(), c.policy());
+            defer(writer, c.policy());
             return writer;
           }
         }
@@ -425,7 +436,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     }
     if (!placementOn()) {
       if (mode.get() == Mode.DEFERRED) {
-        unpinnedWriters.put(writer.getPath(), c.policy());
+        defer(writer, c.policy());
       }
       return writer;
     }
@@ -436,7 +447,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
       fs.setStoragePolicy(writer.getPath(), c.policy());
     } catch (IOException e) {
       if (PlacementQueue.notAnswering(e)) {
-        unpinnedWriters.put(writer.getPath(), c.policy());
+        defer(writer, c.policy());
         enterDeferred(e.toString());
       } else {
         LOG.warn("Could not pin storage policy {} on flushed file {} of store {}: {}; it takes "

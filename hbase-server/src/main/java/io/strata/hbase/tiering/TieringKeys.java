@@ -103,13 +103,13 @@ public final class TieringKeys {
   public static final boolean REQUEST_MOVES_DEFAULT = true;
 
   /**
-   * Whether a store that opens has its files' placement checked: the RegionServer's placement
-   * queue lists the family directory once (in the background) and places each flushed, compacted
-   * or bulk-loaded file that has no storage policy of its own. Such a file was written while the
-   * NameNode did not answer by a RegionServer that stopped before the NameNode answered again
-   * (what a RegionServer still running keeps in its queue is placed without this), or before the
-   * family's placement was on. Files with a policy are left alone (an {@code alter} is
-   * {@code strata migrate}'s business). Default {@value #CHECK_ON_OPEN_DEFAULT}.
+   * Whether a store that opens places the files written while the NameNode did not answer
+   * (their file info names the policy they were to get) that still have no storage policy of
+   * their own: their RegionServer stopped before the NameNode answered again (what a RegionServer
+   * still running keeps in its placement queue is placed without this). The RegionServer's
+   * placement queue lists the family directory once, in the background, only for a store that
+   * has such files. Other files are left alone (an {@code alter} is {@code strata migrate}'s
+   * business). Default {@value #CHECK_ON_OPEN_DEFAULT}.
    */
   public static final String CHECK_ON_OPEN = "strata.tiering.check.on.open";
   public static final boolean CHECK_ON_OPEN_DEFAULT = true;
