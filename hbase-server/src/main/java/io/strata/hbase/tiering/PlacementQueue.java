@@ -421,8 +421,8 @@ final class PlacementQueue {
     }
     if (!queued.isEmpty()) {
       LOG.info("Placement check of store {}: {} files written while the NameNode did not answer "
-        + "have no storage policy yet (the RegionServer that wrote them stopped first); placing "
-        + "them: {}", c.store, queued.size(), queued);
+        + "have no storage policy yet (placing them here too, in case the RegionServer that wrote "
+        + "them stopped first): {}", c.store, queued.size(), queued);
     }
     return Outcome.DONE;
   }
