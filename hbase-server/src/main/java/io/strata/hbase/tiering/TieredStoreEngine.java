@@ -1,7 +1,7 @@
 package io.strata.hbase.tiering;
 
-import java.io.IOException;
 import io.strata.hbase.placement.StoreFileOrigin;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -57,9 +57,10 @@ import org.slf4j.LoggerFactory;
  * a day; a flush or compaction check that finds the back-off passed brings the try forward);
  * nothing waits for it.</li>
  * </ul>
- * A store that opens also queues a placement check ({@link TieringKeys#CHECK_ON_OPEN}): files of
- * its family directory that have no policy of their own are placed, which is how files whose
- * RegionServer stopped during an outage get their tier. A store that closes while some of its
+ * A file written while deferred records the policy it is to get in its own file info; a store
+ * that opens with such files queues a placement check ({@link TieringKeys#CHECK_ON_OPEN}) that
+ * places those still without a policy, which is how files whose RegionServer stopped during an
+ * outage get their tier. A store that closes while some of its
  * files still wait logs a WARN naming them and what places them.
  * A bad value found at open (a threshold that is not a size, a policy this HDFS does not offer)
  * is logged with its key, value and the fallback used.
