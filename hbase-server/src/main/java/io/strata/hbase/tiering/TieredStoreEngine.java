@@ -126,7 +126,10 @@ public class TieredStoreEngine extends DefaultStoreEngine {
   /** When the current deferral began; scheduled tries stop {@link #SCHEDULED_RETRY_MS} later. */
   private volatile long deferredSinceMs;
   private final AtomicBoolean retryScheduled = new AtomicBoolean();
-  /** Output files in .tmp, created while deferred: path -> policy they are to get. */
+  /**
+   * Output files in .tmp, created while deferred: path -> policy they are to get; a commit hands
+   * them to the placement queue.
+   */
   private final Map<Path, String> unpinnedWriters = new ConcurrentHashMap<>();
 
   @Override
@@ -265,16 +268,9 @@ public class TieredStoreEngine extends DefaultStoreEngine {
       retryMs = FIRST_RETRY_MS;
       mode.set(Mode.ON);
       logPlacement(" (the NameNode answers again)");
-      // Output files of flushes or compactions that failed meanwhile are never committed.
-      for (Path tmp : unpinnedWriters.keySet()) {
-        try {
-          if (!fs.exists(tmp)) {
-            unpinnedWriters.remove(tmp);
-          }
-        } catch (IOException e) {
-          LOG.debug("Cannot check {}: {}", tmp, e.toString());
-        }
-      }
+      // unpinnedWriters is not pruned here: a writer's file leaves .tmp in its commit's rename
+      // before the commit takes it from the map, so a file missing from .tmp may be committed
+      // this moment. What failed flushes or compactions leave is dropped at close.
     } catch (RuntimeException e) {
       LOG.error("Tiered placement of store {}: a try to leave deferred mode failed; next at the "
         + "next flush or compaction check", storeName, e);
@@ -373,6 +369,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     if (!closed.compareAndSet(false, true) || mode.get() == Mode.OFF) {
       return;
     }
+    unpinnedWriters.clear(); // outputs of failed flushes or compactions, never committed
     List<Path> waiting = PlacementQueue.get().waiting(storeName);
     boolean checkPending = PlacementQueue.get().checkWaiting(storeName);
     if (waiting.isEmpty() && !checkPending) {
