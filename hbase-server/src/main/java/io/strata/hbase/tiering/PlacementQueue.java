@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * ({@link #check}): a store file of a placed kind with no policy of its own.
  *
  * <p>One daemon thread does every NameNode call, so no flush, compaction or region open waits for
- * a NameNode; when one fails because the NameNode does not answer, the thread waits (1 s,
- * doubling to 5 min) and tries again. The thread is restarted by the next hand-over if it ever
+ * a NameNode; when one fails because the NameNode does not answer, that file system's files wait
+ * (1 s, doubling to 5 min) and are tried again, while other file systems' files go on. The thread is restarted by the next hand-over if it ever
  * dies (logged). Bounded: beyond {@link #MAX_FILES} files, or after a file waited
  * {@link #MAX_WAIT_MS}, a file is dropped with a WARN naming it and {@code strata migrate}.
  *
@@ -133,9 +133,10 @@ final class PlacementQueue {
 
   private final Map<Path, Item> items = new LinkedHashMap<>();
   private final Deque<StoreCheck> checks = new ArrayDeque<>();
+  /** Per file system that did not answer: {time of its next try, its current wait}. */
+  private final Map<FileSystem, long[]> backOff = new IdentityHashMap<>();
   private Thread worker;
-  private long retryMs = FIRST_RETRY_MS;
-  private long nextTryMs;
+  private long errorWaitMs = FIRST_RETRY_MS;
   private boolean overflowLogged;
   private long restarts;
 
@@ -211,52 +212,92 @@ final class PlacementQueue {
   private void run() {
     while (true) {
       try {
+        Set<FileSystem> notDue = Collections.newSetFromMap(new IdentityHashMap<>());
         synchronized (this) {
-          long now = System.currentTimeMillis();
-          while (items.isEmpty() && checks.isEmpty() || now < nextTryMs) {
-            wait(items.isEmpty() && checks.isEmpty() ? 60_000 : nextTryMs - now);
-            now = System.currentTimeMillis();
+          while (true) {
+            long now = System.currentTimeMillis();
+            long due = Long.MAX_VALUE;
+            notDue.clear();
+            for (FileSystem f : filesystemsWithWork()) {
+              long[] b = backOff.get(f);
+              long at = b == null ? 0 : b[0];
+              if (at > now) {
+                notDue.add(f);
+              }
+              due = Math.min(due, at);
+            }
+            if (due <= now) {
+              break;
+            }
+            wait(due == Long.MAX_VALUE ? 60_000 : due - now);
           }
         }
-        boolean answered = round();
+        Set<FileSystem> silent = round(notDue);
         synchronized (this) {
-          if (answered) {
-            retryMs = FIRST_RETRY_MS;
-            nextTryMs = 0;
-          } else {
-            nextTryMs = System.currentTimeMillis() + retryMs;
-            LOG.info("Placement queue: the NameNode did not answer; {} files and {} store checks "
-              + "wait; next try in {} s", items.size(), checks.size(), retryMs / 1000);
-            retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+          Set<FileSystem> withWork = filesystemsWithWork();
+          backOff.keySet().removeIf(f -> !silent.contains(f) && !notDue.contains(f)
+            || !withWork.contains(f));
+          for (FileSystem f : silent) {
+            long[] b = backOff.computeIfAbsent(f, k -> new long[] { 0, FIRST_RETRY_MS });
+            b[0] = System.currentTimeMillis() + b[1];
+            LOG.info("Placement queue: the NameNode of {} did not answer; {} files and {} store "
+              + "checks wait; next try in {} s", f.getUri(), count(f), checks.size(), b[1] / 1000);
+            b[1] = Math.min(b[1] * 2, MAX_RETRY_MS);
           }
         }
+        errorWaitMs = FIRST_RETRY_MS;
       } catch (InterruptedException e) {
         LOG.warn("Placement queue thread interrupted; {} files wait for the next hand-over",
           size());
         return;
       } catch (RuntimeException | Error e) {
-        // Keep serving: the next round runs after the usual back-off.
-        LOG.error("Placement queue round failed; trying again", e);
-        synchronized (this) {
-          nextTryMs = System.currentTimeMillis() + retryMs;
-          retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+        // Keep serving: the next round runs after a back-off of its own.
+        LOG.error("Placement queue round failed; trying again in {} s", errorWaitMs / 1000, e);
+        try {
+          Thread.sleep(errorWaitMs);
+        } catch (InterruptedException ie) {
+          return;
         }
+        errorWaitMs = Math.min(errorWaitMs * 2, MAX_RETRY_MS);
       }
     }
   }
 
+  /** The file systems that files or checks wait for. */
+  private synchronized Set<FileSystem> filesystemsWithWork() {
+    Set<FileSystem> fss = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Item i : items.values()) {
+      fss.add(i.fs);
+    }
+    for (StoreCheck c : checks) {
+      fss.add(c.fs);
+    }
+    return fss;
+  }
+
+  private synchronized int count(FileSystem f) {
+    int n = 0;
+    for (Item i : items.values()) {
+      if (i.fs == f) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /**
-   * One pass over the checks and files; false when a NameNode did not answer. A file system
-   * that does not answer is not asked again in the pass; the others' files go on.
+   * One pass over the checks and files of the file systems that are due; returns those whose
+   * NameNode did not answer. One that does not answer is not asked again in the pass, and holds
+   * up no other's files: each waits with a back-off of its own.
    */
-  private boolean round() {
+  private Set<FileSystem> round(Set<FileSystem> notDue) {
     Set<FileSystem> silent = Collections.newSetFromMap(new IdentityHashMap<>());
     List<StoreCheck> pendingChecks;
     synchronized (this) {
       pendingChecks = new ArrayList<>(checks);
     }
     for (StoreCheck c : pendingChecks) {
-      if (silent.contains(c.fs)) {
+      if (silent.contains(c.fs) || notDue.contains(c.fs)) {
         continue;
       }
       if (closed(c.fs)) {
@@ -277,7 +318,7 @@ final class PlacementQueue {
     int pinned = 0;
     Map<String, Integer> byStore = new HashMap<>();
     for (Item i : snapshot) {
-      if (silent.contains(i.fs)) {
+      if (silent.contains(i.fs) || notDue.contains(i.fs)) {
         continue;
       }
       if (closed(i.fs)) {
@@ -307,7 +348,7 @@ final class PlacementQueue {
       LOG.info("Placement queue: placed {} files that waited for the NameNode (per store: {})",
         pinned, byStore);
     }
-    return silent.isEmpty();
+    return silent;
   }
 
   /**
@@ -454,7 +495,7 @@ final class PlacementQueue {
     return unwrapped instanceof StandbyException || unwrapped instanceof RetriableException;
   }
 
-  /** Iterator-free copy for logs: the first {@code max} paths' names and the count of others. */
+  /** For logs: the first {@code max} paths and the count of the others. */
   static String names(List<Path> paths, int max) {
     StringBuilder sb = new StringBuilder();
     Iterator<Path> it = paths.iterator();

@@ -72,6 +72,20 @@ public class PlacementQueueTest {
     assertTrue(answering.calls.toString(), answering.calls.contains(
       "satisfy b1 " + PlacementQueue.THREAD_NAME));
 
+    // The silent one waits longer and longer; a new file of the answering one does not wait.
+    Thread.sleep(3_500);
+    Path b2 = new Path("/test/answering/f/b2");
+    long handedOver = System.currentTimeMillis();
+    assertTrue(q.add(new PlacementQueue.Item(answering, b2, "ALL_SSD", "flushed", 1, "store-b",
+      "t")));
+    while (!q.waiting("store-b").isEmpty() && System.currentTimeMillis() < handedOver + 20_000) {
+      Thread.sleep(20);
+    }
+    long waited = System.currentTimeMillis() - handedOver;
+    assertTrue("placed without waiting for the silent file system's back-off: " + waited + " ms",
+      q.waiting("store-b").isEmpty() && waited < 1_500);
+    assertEquals(List.of(a), q.waiting("store-a"));
+
     silent.down = false;
     deadline = System.currentTimeMillis() + 30_000;
     while (!q.waiting("store-a").isEmpty() && System.currentTimeMillis() < deadline) {
