@@ -1,11 +1,13 @@
 package io.strata.hbase.tiering;
 
+import io.strata.hbase.placement.StoreFileOrigin;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,10 +25,8 @@ import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
-import org.apache.hadoop.ipc.RemoteException;
-import org.apache.hadoop.ipc.RetriableException;
-import org.apache.hadoop.ipc.StandbyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,18 +50,25 @@ import org.slf4j.LoggerFactory;
  * <li><b>off</b>: it has none ({@code getAllStoragePolicies} is unsupported, e.g. a
  * {@code file://} root): the engine does exactly what {@link DefaultStoreEngine} does;</li>
  * <li><b>deferred</b>: the NameNode did not answer (an {@link IOException}, e.g. during a
- * failover): the store opens; the files it writes or archives meanwhile are remembered, and
- * pinned (and their blocks moved) once the NameNode answers. The NameNode is asked again at most
- * once per back-off interval (1 s, doubling to 5 min), from a timer (for a day) and at the
- * store's flushes, compactions, archiving and compaction checks; nothing waits for it.</li>
+ * failover): the store opens; the files it writes or archives meanwhile are handed to the
+ * RegionServer's {@link PlacementQueue}, which pins them (and has their blocks moved) from its
+ * own thread once the NameNode answers, whether or not the store is still open. The store asks
+ * the NameNode again, for its own new files, from a timer (back-off 1 s, doubling to 5 min, for
+ * a day; a flush or compaction check that finds the back-off passed brings the try forward);
+ * nothing waits for it.</li>
  * </ul>
+ * A file written while deferred records the policy it is to get in its own file info; a store
+ * that opens with such files queues a placement check ({@link TieringKeys#CHECK_ON_OPEN}) that
+ * places those still without a policy, which is how files whose RegionServer stopped during an
+ * outage get their tier. A store that closes while some of its
+ * files still wait logs a WARN naming them and what places them.
  * A bad value found at open (a threshold that is not a size, a policy this HDFS does not offer)
  * is logged with its key, value and the fallback used.
  *
  * <p>Thread-safety: HBase calls an engine from flush, compaction and archiving threads at once,
- * and the retry timer calls it too. The mode is atomic; one thread at a time asks the NameNode
- * again and drains the remembered files (a lock the others do not wait for); remembered files
- * are kept in concurrent maps.
+ * and the retry timer calls it too. The mode is atomic; only the timer's thread asks the NameNode
+ * again (one try at a time, a lock nobody waits for); files waiting for a pin are kept in a
+ * concurrent map (before commit) or in the thread-safe {@link PlacementQueue}.
  */
 public class TieredStoreEngine extends DefaultStoreEngine {
   private static final Logger LOG = LoggerFactory.getLogger(TieredStoreEngine.class);
@@ -71,22 +78,25 @@ public class TieredStoreEngine extends DefaultStoreEngine {
   /** Longest wait between two tries. */
   static final long MAX_RETRY_MS = 300_000;
   /**
-   * Files remembered per store while deferred, at most; beyond, files are left to
-   * {@code strata migrate} (logged). An outage long enough to fill it flushed that many times.
-   */
-  static final int MAX_DEFERRED_FILES = 10_000;
-  /**
-   * How long a deferred store is also asked again from a timer, so that an idle store gets its
-   * files pinned without waiting for a flush; after that only flushes, compactions and
-   * compaction checks ask (a closed region's engine is not kept for longer).
+   * How long a deferred store asks the NameNode again from its timer; after that only its
+   * flushes and compaction checks bring a try (its waiting files are the queue's business).
    */
   static final long SCHEDULED_RETRY_MS = 24 * 3600_000L;
+
+  /**
+   * File info key of a store file written while the NameNode did not answer: the storage policy
+   * it is to get. The placement check at open places such a file if it has no policy yet.
+   */
+  static final byte[] DEFERRED_POLICY_KEY = Bytes.toBytes("STRATA_DEFERRED_STORAGE_POLICY");
+
+  /** Name of the thread of every store's tries (tests and thread dumps tell its calls by it). */
+  static final String RETRY_THREAD_NAME = "strata-placement-retry";
 
   /** One daemon thread for every store's scheduled tries, created on first use. */
   private static final class Retries {
     static final ScheduledExecutorService EXECUTOR =
       Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "strata-placement-retry");
+        Thread t = new Thread(r, RETRY_THREAD_NAME);
         t.setDaemon(true);
         return t;
       });
@@ -96,24 +106,16 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     ON, OFF, DEFERRED
   }
 
-  /** A file whose policy could not be pinned yet. */
-  private static final class Pending {
-    final String policy;
-    final String kind;
-    final long bytes;
-
-    Pending(String policy, String kind, long bytes) {
-      this.policy = policy;
-      this.kind = kind;
-      this.bytes = bytes;
-    }
-  }
-
   private HStore store;
   private String storeName;
   private FileSystem fs;
   private TierPolicies policies;
   private boolean requestMoves;
+  private boolean checkOnOpen;
+  private String tableName;
+  /** Set once HBase closed the store: no more timer tries, and the close WARN is logged once. */
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicBoolean retrySubmitted = new AtomicBoolean();
   private final AtomicReference<Mode> mode = new AtomicReference<>(Mode.ON);
   /** The policies the file system offers, once known (mode ON). */
   private volatile Set<String> offered;
@@ -124,11 +126,11 @@ public class TieredStoreEngine extends DefaultStoreEngine {
   /** When the current deferral began; scheduled tries stop {@link #SCHEDULED_RETRY_MS} later. */
   private volatile long deferredSinceMs;
   private final AtomicBoolean retryScheduled = new AtomicBoolean();
-  /** Output files in .tmp, created while deferred: path -> policy they are to get. */
+  /**
+   * Output files in .tmp, created while deferred: path -> policy they are to get; a commit hands
+   * them to the placement queue.
+   */
   private final Map<Path, String> unpinnedWriters = new ConcurrentHashMap<>();
-  /** Committed or archived files whose policy is to be pinned once the NameNode answers. */
-  private final Map<Path, Pending> pending = new ConcurrentHashMap<>();
-  private volatile boolean pendingOverflowLogged;
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator)
@@ -137,10 +139,12 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     this.store = store;
     this.storeName = store.getRegionInfo().getRegionNameAsString() + " family "
       + store.getColumnFamilyName();
-    this.fs = store.getFileSystem();
+    this.fs = PlacementQueue.policyFs(store.getFileSystem());
     this.policies = TierPolicies.resolve(conf, store.getHRegion().getTableDescriptor(),
       store.getColumnFamilyDescriptor());
     this.requestMoves = TieringKeys.requestMoves(conf);
+    this.checkOnOpen = TieringKeys.checkOnOpen(conf);
+    this.tableName = store.getTableName().getNameAsString();
     if (policies.thresholdProblem() != null) {
       // The validator refuses such a table; reaching here means a site file differs.
       LOG.warn("Store {}: {}; using the default {} bytes", storeName,
@@ -213,7 +217,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
 
   /** Schedules the next timer try, unless one is scheduled already. */
   private void scheduleRetry() {
-    if (System.currentTimeMillis() - deferredSinceMs < SCHEDULED_RETRY_MS
+    if (!closed.get() && System.currentTimeMillis() - deferredSinceMs < SCHEDULED_RETRY_MS
       && retryScheduled.compareAndSet(false, true)) {
       Retries.EXECUTOR.schedule(() -> {
         retryScheduled.set(false);
@@ -223,17 +227,21 @@ public class TieredStoreEngine extends DefaultStoreEngine {
   }
 
   /**
-   * Asks the NameNode for its policies if the store is deferred and the back-off has passed;
-   * returns at once if another thread is asking (a flush must not wait for a NameNode).
+   * If the store is deferred and the back-off has passed, has the timer's thread ask the NameNode
+   * now; returns at once (a flush must not wait for a NameNode).
    */
   private void retryIfDue() {
-    if (System.currentTimeMillis() >= nextTryMs) {
-      retry();
+    if (!closed.get() && System.currentTimeMillis() >= nextTryMs
+      && retrySubmitted.compareAndSet(false, true)) {
+      Retries.EXECUTOR.execute(() -> {
+        retrySubmitted.set(false);
+        retry();
+      });
     }
   }
 
   private void retry() {
-    if (mode.get() != Mode.DEFERRED || !retryLock.tryLock()) {
+    if (mode.get() != Mode.DEFERRED || closed.get() || !retryLock.tryLock()) {
       return;
     }
     try {
@@ -246,60 +254,29 @@ public class TieredStoreEngine extends DefaultStoreEngine {
         retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
         nextTryMs = System.currentTimeMillis() + retryMs;
         LOG.info("Tiered placement of store {} still deferred: the NameNode did not answer ({}); "
-          + "{} files wait for their policy; next try in {} s", storeName, e.toString(),
-          pending.size() + unpinnedWriters.size(), retryMs / 1000);
+          + "{} of its files wait in the placement queue; next try in {} s", storeName,
+          e.toString(), PlacementQueue.get().waiting(storeName).size(), retryMs / 1000);
         scheduleRetry();
         return;
       } catch (RuntimeException e) {
         mode.set(Mode.OFF);
         LOG.warn("Tiered placement off for store {}: listing the storage policies of {} failed "
-          + "({}); {} files stay where they are", storeName, fs.getUri(), e.toString(),
-          pending.size());
-        pending.clear();
-        unpinnedWriters.clear();
+          + "({}); its new files are written as by HBase's default store engine", storeName,
+          fs.getUri(), e.toString());
         return;
       }
       retryMs = FIRST_RETRY_MS;
       mode.set(Mode.ON);
       logPlacement(" (the NameNode answers again)");
-      drain();
+      // unpinnedWriters is not pruned here: a writer's file leaves .tmp in its commit's rename
+      // before the commit takes it from the map, so a file missing from .tmp may be committed
+      // this moment. What failed flushes or compactions leave is dropped at close.
+    } catch (RuntimeException e) {
+      LOG.error("Tiered placement of store {}: a try to leave deferred mode failed; next at the "
+        + "next flush or compaction check", storeName, e);
     } finally {
       retryLock.unlock();
     }
-  }
-
-  /** Pins the remembered files; called once placement is on again. */
-  private void drain() {
-    int pinned = 0;
-    int gone = 0;
-    for (Iterator<Map.Entry<Path, Pending>> it = pending.entrySet().iterator(); it.hasNext();) {
-      Map.Entry<Path, Pending> e = it.next();
-      it.remove();
-      Pending p = e.getValue();
-      if (!offered.contains(p.policy)) {
-        continue; // logged by logPlacement: not pinnable
-      }
-      // Always a move request: the blocks were written before the pin, and no rename follows
-      // that a tier mover would see.
-      if (BlockMover.pinAndMove(fs, e.getKey(), p.policy, p.kind + " HFile", true)) {
-        TieringMetrics.placed(p.kind, p.policy, p.bytes);
-        pinned++;
-      } else {
-        gone++;
-      }
-    }
-    // Output files of flushes or compactions that failed meanwhile are never committed.
-    for (Path tmp : unpinnedWriters.keySet()) {
-      try {
-        if (!fs.exists(tmp)) {
-          unpinnedWriters.remove(tmp);
-        }
-      } catch (IOException e) {
-        LOG.debug("Cannot check {}: {}", tmp, e.toString());
-      }
-    }
-    LOG.info("Store {}: pinned the policies of {} files written while the NameNode did not "
-      + "answer ({} gone or failed, see above)", storeName, pinned, gone);
   }
 
   /** A pin failed because the NameNode did not answer: defer, and ask again later. */
@@ -314,21 +291,115 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     }
   }
 
+  /**
+   * Hands a committed or archived file whose policy is not pinned yet to the RegionServer's
+   * placement queue, which outlives this store; never calls the NameNode. Its blocks are always
+   * handed to the satisfier: they were written before the pin, and no rename follows that a tier
+   * mover would see.
+   */
   private void remember(Path file, String policy, String kind, long bytes) {
-    if (pending.size() >= MAX_DEFERRED_FILES) {
-      if (!pendingOverflowLogged) {
-        pendingOverflowLogged = true;
-        LOG.warn("Store {}: {} files already wait for their policy; {} and later files are left "
-          + "where they are: run 'strata migrate --table {}' once the NameNode answers",
-          storeName, MAX_DEFERRED_FILES, file, store.getTableName().getNameAsString());
-      }
+    PlacementQueue.get()
+      .add(new PlacementQueue.Item(fs, file, policy, kind, bytes, storeName, tableName));
+  }
+
+  /**
+   * Loads the store's files, then queues the placement check of those written while the NameNode
+   * did not answer (their file info says so): the queue's thread lists the family directory once
+   * and places each that still has no policy of its own (its RegionServer stopped before the
+   * NameNode answered). A store without such files costs the NameNode nothing here.
+   */
+  @Override
+  public void initialize(boolean warmup) throws IOException {
+    super.initialize(warmup);
+    if (warmup || !checkOnOpen || mode.get() == Mode.OFF || !store.isPrimaryReplicaStore()) {
       return;
     }
-    pending.put(file, new Pending(policy, kind, bytes));
-    // Placement may have come back on after the caller looked and the drain passed this file.
-    if (mode.get() == Mode.ON && pending.remove(file) != null
-      && BlockMover.pinAndMove(fs, file, policy, kind + " HFile", true)) {
-      TieringMetrics.placed(kind, policy, bytes);
+    List<PlacementQueue.Expected> files = new ArrayList<>();
+    for (HStoreFile sf : getStoreFileManager().getStoreFiles()) {
+      byte[] deferred = sf.getMetadataValue(DEFERRED_POLICY_KEY);
+      if (deferred == null || sf.getFileInfo().isReference() || sf.getFileInfo().isLink()) {
+        continue; // placed when written, or another region's file (placed by that region)
+      }
+      String kind;
+      try {
+        kind = StoreFileOrigin.of(fileInfo(sf)) == StoreFileOrigin.COMPACTION ? "compacted"
+          : "flushed";
+      } catch (IOException e) {
+        kind = "flushed"; // only names the file in logs and metrics
+      }
+      files.add(new PlacementQueue.Expected(sf.getPath().getName(), Bytes.toString(deferred),
+        kind, sf.getFileInfo().getSize()));
+    }
+    if (!files.isEmpty()) {
+      PlacementQueue.get().check(new PlacementQueue.StoreCheck(fs,
+        store.getRegionFileSystem().getStoreDir(store.getColumnFamilyName()), storeName,
+        tableName, files));
+    }
+  }
+
+  /** The file info keys that tell how a store file was made. */
+  private static Map<byte[], byte[]> fileInfo(HStoreFile sf) {
+    Map<byte[], byte[]> info = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    for (byte[] key : new byte[][] { HStoreFile.BULKLOAD_TIME_KEY,
+      HStoreFile.MAJOR_COMPACTION_KEY, HStoreFile.COMPACTION_EVENT_KEY }) {
+      byte[] v = sf.getMetadataValue(key);
+      if (v != null) {
+        info.put(key, v);
+      }
+    }
+    return info;
+  }
+
+  /**
+   * StoreEngine has no close callback; HStore.close() clears the store's file list under the
+   * engine's write lock while its region is closing, so the release that finds both is the
+   * close. A flush or compaction commit while closing leaves at least one file in the list.
+   */
+  @Override
+  public void writeUnlock() {
+    super.writeUnlock();
+    if (store != null && !closed.get() && store.getHRegion().isClosing()
+      && getStoreFileManager().getStorefileCount() == 0) {
+      closed();
+    }
+  }
+
+  /** The store closed: its timer stops, and what still waits is said, with what places it. */
+  private void closed() {
+    if (!closed.compareAndSet(false, true) || mode.get() == Mode.OFF) {
+      return;
+    }
+    unpinnedWriters.clear(); // outputs of failed flushes or compactions, never committed
+    List<Path> waiting = PlacementQueue.get().waiting(storeName);
+    boolean checkPending = PlacementQueue.get().checkWaiting(storeName);
+    if (waiting.isEmpty() && !checkPending) {
+      return;
+    }
+    LOG.warn("Region {} family {} closes while the NameNode has not answered for {} of its files "
+      + "({}){}: the RegionServer's placement queue keeps them and pins their storage policy "
+      + "once the NameNode answers, whoever holds the region then; if this RegionServer stops "
+      + "first, the next opener of the region places them at open ({}), as does 'strata migrate "
+      + "--table {}'", store.getRegionInfo().getRegionNameAsString(), store.getColumnFamilyName(),
+      waiting.size(), PlacementQueue.names(waiting, 20),
+      checkPending ? "; its placement check at open has not run yet" : "",
+      checkOnOpen ? TieringKeys.CHECK_ON_OPEN + " = true" : "if " + TieringKeys.CHECK_ON_OPEN
+        + " is set to true there", tableName);
+  }
+
+  /**
+   * A file written while the NameNode does not answer: remembered until its commit hands it to
+   * the placement queue, and recorded in the file itself (its file info names the policy it is
+   * to get), where the next opener's placement check finds it if this RegionServer stops first.
+   * The record costs the NameNode nothing: it is written with the file's data.
+   */
+  private void defer(StoreFileWriter writer, String policy) {
+    unpinnedWriters.put(writer.getPath(), policy);
+    try {
+      writer.appendFileInfo(DEFERRED_POLICY_KEY, Bytes.toBytes(policy));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Store {}: could not record in {} that its policy {} is deferred ({}); if this "
+        + "RegionServer stops before the NameNode answers, 'strata migrate --table {}' places it",
+        storeName, writer.getPath(), policy, e.toString(), tableName);
     }
   }
 
@@ -347,7 +418,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
             }
           } else if (mode.get() == Mode.DEFERRED) {
             StoreFileWriter writer = super.createWriter(params);
-            unpinnedWriters.put(writer.getPath(), c.policy());
+            defer(writer, c.policy());
             return writer;
           }
         }
@@ -363,7 +434,7 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     }
     if (!placementOn()) {
       if (mode.get() == Mode.DEFERRED) {
-        unpinnedWriters.put(writer.getPath(), c.policy());
+        defer(writer, c.policy());
       }
       return writer;
     }
@@ -373,8 +444,8 @@ public class TieredStoreEngine extends DefaultStoreEngine {
     try {
       fs.setStoragePolicy(writer.getPath(), c.policy());
     } catch (IOException e) {
-      if (notAnswering(e)) {
-        unpinnedWriters.put(writer.getPath(), c.policy());
+      if (PlacementQueue.notAnswering(e)) {
+        defer(writer, c.policy());
         enterDeferred(e.toString());
       } else {
         LOG.warn("Could not pin storage policy {} on flushed file {} of store {}: {}; it takes "
@@ -386,16 +457,6 @@ public class TieredStoreEngine extends DefaultStoreEngine {
         + "family directory's policy", c.policy(), writer.getPath(), storeName, e.toString());
     }
     return writer;
-  }
-
-  /** Whether the NameNode did not answer (rather than answering with a refusal). */
-  private static boolean notAnswering(IOException e) {
-    if (!(e instanceof RemoteException)) {
-      return true;
-    }
-    IOException unwrapped = ((RemoteException) e).unwrapRemoteException(StandbyException.class,
-      RetriableException.class);
-    return unwrapped instanceof StandbyException || unwrapped instanceof RetriableException;
   }
 
   @Override
@@ -411,14 +472,9 @@ public class TieredStoreEngine extends DefaultStoreEngine {
       long bytes = sf.getFileInfo().getSize();
       String waiting = unpinnedWriters.remove(files.get(i));
       if (waiting != null) {
-        if (placementOn()) {
-          // Its blocks were written before this pin: ask for the move whatever the setting.
-          if (BlockMover.pinAndMove(fs, sf.getPath(), waiting, kind + " HFile", true)) {
-            TieringMetrics.placed(kind, waiting, bytes);
-          }
-        } else {
-          remember(sf.getPath(), waiting, kind, bytes);
-        }
+        // Written while the NameNode did not answer: the queue's thread pins it, whether the
+        // NameNode answers again by now or not, so that this flush does not wait for it.
+        remember(sf.getPath(), waiting, kind, bytes);
         continue;
       }
       TieringMetrics.placed(kind, placedPolicy(files.get(i), isCompaction), bytes);

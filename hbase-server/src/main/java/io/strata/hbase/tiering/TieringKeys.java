@@ -103,13 +103,37 @@ public final class TieringKeys {
   public static final boolean REQUEST_MOVES_DEFAULT = true;
 
   /**
+   * Whether a store that opens places the files written while the NameNode did not answer
+   * (their file info names the policy they were to get) that still have no storage policy of
+   * their own: their RegionServer stopped before the NameNode answered again (what a RegionServer
+   * still running keeps in its placement queue is placed without this). The RegionServer's
+   * placement queue lists the family directory once, in the background, only for a store that
+   * has such files. Other files are left alone (an {@code alter} is {@code strata migrate}'s
+   * business). Default {@value #CHECK_ON_OPEN_DEFAULT}.
+   */
+  public static final String CHECK_ON_OPEN = "strata.tiering.check.on.open";
+  public static final boolean CHECK_ON_OPEN_DEFAULT = true;
+
+  /**
+   * {@link #CHECK_ON_OPEN}. A value other than true or false is logged with the key and the
+   * default used instead: it is read where a store opens, which it must not stop.
+   */
+  public static boolean checkOnOpen(Configuration conf) {
+    return bool(conf, CHECK_ON_OPEN, CHECK_ON_OPEN_DEFAULT);
+  }
+
+  /**
    * {@link #REQUEST_MOVES}. A value other than true or false is logged with the key and the
    * default used instead: it is read where a store opens, which it must not stop.
    */
   public static boolean requestMoves(Configuration conf) {
-    String v = conf.getTrimmed(REQUEST_MOVES);
+    return bool(conf, REQUEST_MOVES, REQUEST_MOVES_DEFAULT);
+  }
+
+  private static boolean bool(Configuration conf, String key, boolean dflt) {
+    String v = conf.getTrimmed(key);
     if (v == null || v.isEmpty()) {
-      return REQUEST_MOVES_DEFAULT;
+      return dflt;
     }
     switch (v.toLowerCase(Locale.ROOT)) {
       case "true":
@@ -117,9 +141,8 @@ public final class TieringKeys {
       case "false":
         return false;
       default:
-        LOG.warn("{} = '{}' is not true or false; using {}", REQUEST_MOVES, v,
-          REQUEST_MOVES_DEFAULT);
-        return REQUEST_MOVES_DEFAULT;
+        LOG.warn("{} = '{}' is not true or false; using {}", key, v, dflt);
+        return dflt;
     }
   }
 }
