@@ -106,7 +106,13 @@ public final class EmbeddedHBase implements Closeable {
     // failed with "Master not active after 30000ms". A slow start is not a failure here.
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 300_000);
     if (accessControl) {
-      ACCESS_CONTROL.forEach(conf::set);
+      // Added to the coprocessors already loaded (Strata's validator and WAL durability guard),
+      // not in their place.
+      ACCESS_CONTROL.forEach((key, value) -> {
+        String loaded = conf.getTrimmed(key);
+        conf.set(key, loaded == null || loaded.isEmpty() || !key.startsWith("hbase.coprocessor.")
+          ? value : loaded + "," + value);
+      });
     }
     config.hbaseOverrides().forEach(conf::set);
 
