@@ -106,8 +106,6 @@ public class WalDurabilityIT {
   @Test(timeout = 600_000)
   public void liveWalBlocksKeepTwoReplicasOnDiskBackedStorage() throws Exception {
     EmbeddedHBase hbase = CLUSTER.hbase();
-    assertEquals(TieringKeys.WAL_POLICY_DEFAULT,
-      hbase.configuration().get(HConstants.WAL_STORAGE_POLICY));
     TableName name = TableName.valueOf("wal_durable");
     try (Admin admin = hbase.connection().getAdmin()) {
       admin.createTable(TableDescriptorBuilder.newBuilder(name)
@@ -156,6 +154,8 @@ public class WalDurabilityIT {
     }
     System.out.println("Live WAL blocks: " + blocks + ", replicas by storage type: " + replicas);
     assertTrue("no live WAL block found under " + rsWals, blocks > 0);
+    assertEquals(TieringKeys.WAL_POLICY_DEFAULT,
+      hbase.configuration().get(HConstants.WAL_STORAGE_POLICY));
   }
 
   @Test(timeout = 600_000)
