@@ -33,6 +33,7 @@ public class WalSyncBenchIT {
     System.out.print(out);
     assertEquals(out, 0, code);
     assertTrue(out, out.contains("LOST on tmpfs"));
+    assertFalse("every block where its policy puts it: " + out, out.contains("note: "));
     JsonNode doc = new ObjectMapper().readTree(json);
     JsonNode policies = doc.get("policies");
     assertEquals(3, policies.size());
