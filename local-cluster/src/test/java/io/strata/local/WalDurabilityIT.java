@@ -47,7 +47,8 @@ import org.junit.Test;
  * Strata's shipped configuration every block of a live WAL has at least two replicas on disk-backed
  * storage (SSD or DISK); a RegionServer configured with ALL_NVDIMM (every replica on the tmpfs RAM
  * tier) aborts before it reports for duty, naming the key that would allow it; with that key it
- * starts and logs the risk; a table carrying ALL_NVDIMM as its WAL policy is refused.
+ * starts and logs the risk; a master configured so aborts at start naming it too; a table carrying
+ * ALL_NVDIMM as its WAL policy is refused.
  */
 public class WalDurabilityIT {
   private static final byte[] F = Bytes.toBytes("f");
@@ -205,6 +206,28 @@ public class WalDurabilityIT {
     } finally {
       rs.stop("test done");
       t.join(WAIT_MS);
+    }
+  }
+
+  @Test(timeout = 600_000)
+  public void allNvdimmMasterRefusesToStartNamingTheKey() throws Exception {
+    LocalClusterConfig config = CLUSTER.config();
+    // A second HBase on the same HDFS, its master (and RegionServer) on ALL_NVDIMM; the
+    // cluster start gives up once the master has not come up in a minute.
+    config.hbase(HConstants.WAL_STORAGE_POLICY, "ALL_NVDIMM");
+    config.hbase("hbase.master.init.timeout.localHBaseCluster", "60000");
+    try (EmbeddedHBase h = EmbeddedHBase.start(CLUSTER.dfs(), "nvdimm-master", false)) {
+      fail("an HBase whose master has ALL_NVDIMM WALs started");
+    } catch (RuntimeException | IOException e) {
+      List<String> abort = logged("ABORTING master", "TieringValidator", "Master refuses to start",
+        "hbase.wal.storage.policy = ALL_NVDIMM", TieringKeys.UNSAFE_WAL_VOLATILE_ACCEPT + "=true");
+      assertTrue("master abort naming the key expected (" + e + "); logged: " + LOG,
+        !abort.isEmpty());
+      System.out.println("Master refused: " + abort.get(0).substring(0, Math.min(400,
+        abort.get(0).length())));
+    } finally {
+      config.hbase(HConstants.WAL_STORAGE_POLICY, TieringKeys.WAL_POLICY_DEFAULT);
+      config.hbase("hbase.master.init.timeout.localHBaseCluster", "200000");
     }
   }
 
