@@ -234,7 +234,7 @@ public class DistributionClusterIT {
             Long::sum));
       }
       return files.getOrDefault("flushed", 0) == 1 && files.getOrDefault("archived", 0) >= 2
-        && only(replicas.get("wal"), "NVDIMM") && only(replicas.get("archived"), "ARCHIVE")
+        && onRamSsd(replicas.get("wal")) && only(replicas.get("archived"), "ARCHIVE")
         && only(replicas.get("compacted"), "SSD")
         && replicas.get("flushed").getOrDefault("SSD", 0L) == 1
         && replicas.get("flushed").getOrDefault("DISK", 0L) == 2;
@@ -317,6 +317,12 @@ public class DistributionClusterIT {
   }
 
   /** Whether every replica counted is on {@code type} (and there is one). */
+  /** Live WALs on RAM_SSD: one replica of each block on NVDIMM, two on SSD. */
+  private static boolean onRamSsd(Map<String, Long> replicas) {
+    return replicas != null && replicas.size() == 2 && replicas.getOrDefault("NVDIMM", 0L) > 0
+      && replicas.getOrDefault("SSD", 0L) == 2 * replicas.get("NVDIMM");
+  }
+
   private static boolean only(Map<String, Long> replicas, String type) {
     return replicas != null && replicas.getOrDefault(type, 0L) > 0 && replicas.size() == 1;
   }

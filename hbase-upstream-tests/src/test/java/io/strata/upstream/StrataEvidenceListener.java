@@ -33,6 +33,7 @@ public class StrataEvidenceListener extends RunListener {
     "io.strata.hbase.tiering.TieredStoreEngine",
     "io.strata.hbase.tiering.OldWalTiering",
     "io.strata.hbase.tiering.TieringValidator",
+    "io.strata.hbase.tiering.WalDurabilityGuard",
     "org.apache.hadoop.hbase.ipc.HybridRpcServer",
     "org.apache.hadoop.hbase.ipc.HybridRpcClient",
     "io.strata.hbase.rdma.PollingRpcSchedulerFactory",

@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.MetricsRegionServerSource;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.security.access.AccessController;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.slf4j.Logger;
@@ -106,7 +107,13 @@ public final class EmbeddedHBase implements Closeable {
     // failed with "Master not active after 30000ms". A slow start is not a failure here.
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 300_000);
     if (accessControl) {
-      ACCESS_CONTROL.forEach(conf::set);
+      // Added to the coprocessors already loaded (Strata's validator and WAL durability guard),
+      // not in their place.
+      ACCESS_CONTROL.forEach((key, value) -> {
+        String loaded = conf.getTrimmed(key);
+        conf.set(key, loaded == null || loaded.isEmpty() || !key.startsWith("hbase.coprocessor.")
+          ? value : loaded + "," + value);
+      });
     }
     config.hbaseOverrides().forEach(conf::set);
 
@@ -170,6 +177,21 @@ public final class EmbeddedHBase implements Closeable {
 
   public int regionServerCount() {
     return cluster.getRegionServers().size();
+  }
+
+  /**
+   * Starts one more RegionServer in this cluster with {@code overrides} on top of its
+   * configuration, e.g. to see how a RegionServer with other settings starts; the caller waits
+   * for it (the thread ends if it aborts) and stops it.
+   */
+  public JVMClusterUtil.RegionServerThread startRegionServer(Map<String, String> overrides)
+    throws IOException {
+    Configuration c = new Configuration(conf);
+    overrides.forEach(c::set);
+    JVMClusterUtil.RegionServerThread t =
+      cluster.addRegionServer(c, cluster.getRegionServers().size());
+    t.start();
+    return t;
   }
 
   @Override

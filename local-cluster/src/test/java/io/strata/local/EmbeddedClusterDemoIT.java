@@ -21,8 +21,9 @@ import org.junit.Test;
 
 /**
  * The embedded cluster with HBase on the tiered HDFS and Strata's placement runs the demo: the
- * placement report sees every kind of file, each on its tier (WAL on NVDIMM, oldWAL on DISK,
- * flushed on SSD, small compaction on SSD, large on DISK, archived on ARCHIVE), and no row is lost.
+ * placement report sees every kind of file, each on its tier (live WAL one replica on NVDIMM and
+ * two on SSD, oldWAL on DISK, flushed on SSD, small compaction on SSD, large on DISK, archived on
+ * ARCHIVE), and no row is lost.
  */
 public class EmbeddedClusterDemoIT {
 
@@ -72,8 +73,12 @@ public class EmbeddedClusterDemoIT {
       }
       // one compacted and one flushed file per family ('d' and 's')
       assertEquals(Map.of(FileKind.COMPACTED, 2, FileKind.FLUSHED, 2), demoFiles);
-      // Strata's placement (strata-tiering-site.xml): each kind on its tier, all replicas.
-      assertOnlyOn(report, FileKind.WAL, StorageType.NVDIMM);
+      // Strata's placement (strata-tiering-site.xml): live WALs on RAM_SSD, one replica on the
+      // RAM tier and two on SSD; each other kind on its tier, all replicas.
+      KindStats wal = report.kind(FileKind.WAL);
+      assertTrue("WAL has replicas", wal.totalReplicas() > 0);
+      assertEquals("WAL " + wal.replicas(), 1.0 / 3, wal.share(StorageType.NVDIMM), 1e-9);
+      assertEquals("WAL " + wal.replicas(), 2.0 / 3, wal.share(StorageType.SSD), 1e-9);
       assertOnlyOn(report, FileKind.OLDWAL, StorageType.DISK);
       assertOnlyOn(report, FileKind.FLUSHED, StorageType.SSD);
       assertOnlyOn(report, FileKind.ARCHIVED, StorageType.ARCHIVE);

@@ -49,9 +49,10 @@ public final class ChaosReport {
     Map.entry("ram-tier-full", "HDFS (upstream's): once heartbeats report the NVDIMM storages "
       + "full the NameNode places new blocks by the policy's creation fallback (ALL_NVDIMM's: "
       + "DISK), and a DataNode refuses a block on a volume without room, the writer rebuilding "
-      + "its pipeline; Strata's: WALs on ALL_NVDIMM (`hbase.wal.storage.policy`), the RAM tier's "
-      + "size as a reserve (`dfs.datanode.du.reserved.nvdimm`); a WAL that fell back stays on "
-      + "DISK until it is rolled and archived (nothing moves it back)"),
+      + "its pipeline; Strata's: WALs on RAM_SSD (`hbase.wal.storage.policy`: one replica on "
+      + "NVDIMM, two on SSD; its creation fallback SSD, then DISK), the RAM tier's size as a "
+      + "reserve (`dfs.datanode.du.reserved.nvdimm`); a WAL replica that fell back stays off "
+      + "NVDIMM until the WAL is rolled and archived (nothing moves it back)"),
     Map.entry("malformed-rpc", "HBase (upstream's): the RPC server's preamble, length and "
       + "header checks close a connection that breaks the framing; Strata's: the hybrid RPC "
       + "server's offer path, which only well-formed calls reach (the endpoint's own hostile "

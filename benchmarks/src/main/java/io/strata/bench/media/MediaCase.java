@@ -14,7 +14,8 @@ import org.apache.hadoop.hbase.HConstants;
  *
  * @param name the paper's case name, e.g. {@code 1T_RAM_SSD_HDD}
  * @param dataset which of the paper's two dataset sizes
- * @param wal live WALs ({@link HConstants#WAL_STORAGE_POLICY}, a RegionServer-wide key)
+ * @param wal live WALs ({@link HConstants#WAL_STORAGE_POLICY}, a RegionServer-wide key; RAM
+ *   also sets {@link TieringKeys#UNSAFE_WAL_VOLATILE_ACCEPT}, every replica being on tmpfs)
  * @param oldWal rolled WALs ({@link TieringKeys#OLDWAL_POLICY})
  * @param flushed flushed HFiles ({@link TieringKeys#FLUSH_POLICY})
  * @param compactedSmall compactions below the size threshold
@@ -50,6 +51,10 @@ public record MediaCase(String name, Dataset dataset, Medium wal, Medium oldWal,
     keys.put(TieringKeys.COMPACTION_LARGE_POLICY, compactedLarge.policy());
     keys.put(TieringKeys.COMPACTION_THRESHOLD, Long.toString(threshold));
     keys.put(TieringKeys.ARCHIVE_POLICY, archived.policy());
+    // The study's WAL-in-RAMDISK cases keep every WAL replica on the tmpfs RAM tier, lost on
+    // reboot: the RegionServers and the master refuse that unless the risk is accepted. Set for
+    // every case (false where not needed), so that a case does not inherit the previous one's.
+    keys.put(TieringKeys.UNSAFE_WAL_VOLATILE_ACCEPT, Boolean.toString(wal == Medium.RAM));
     return keys;
   }
 

@@ -87,6 +87,8 @@ public class MediaBenchIT {
     assertEquals(1.0, hdd.path("throughput_vs_hdd").asDouble(), 1e-9);
     assertEquals("ALL_NVDIMM", ram.path("placement_keys").path("hbase.wal.storage.policy")
       .asText());
+    assertEquals("true", ram.path("placement_keys").path("strata.unsafe.wal.volatile.accept")
+      .asText());
     assertEquals(1.0, ram.path("placement_at_end").path("kinds").path("wal").path("share")
       .path("NVDIMM").asDouble(), 1e-9);
     assertTrue(doc.path("findings").size() > 0);

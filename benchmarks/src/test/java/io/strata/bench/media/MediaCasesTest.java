@@ -34,6 +34,8 @@ public class MediaCasesTest {
     Map<String, String> ramSsdHdd = MediaCases.byName("1T_RAM_SSD_HDD").orElseThrow()
       .hbaseKeys(threshold);
     assertEquals("ALL_NVDIMM", ramSsdHdd.get(HConstants.WAL_STORAGE_POLICY));
+    // the study's all-RAM WAL is a deliberate, declared risk
+    assertEquals("true", ramSsdHdd.get(TieringKeys.UNSAFE_WAL_VOLATILE_ACCEPT));
     assertEquals("ALL_SSD", ramSsdHdd.get(TieringKeys.FLUSH_POLICY));
     assertEquals("ALL_SSD", ramSsdHdd.get(TieringKeys.COMPACTION_SMALL_POLICY));
     assertEquals("HOT", ramSsdHdd.get(TieringKeys.COMPACTION_LARGE_POLICY));
@@ -45,6 +47,7 @@ public class MediaCasesTest {
     Map<String, String> allHdd = MediaCases.byName("1T_SSD_All_HDD").orElseThrow()
       .hbaseKeys(threshold);
     assertEquals("ALL_SSD", allHdd.get(HConstants.WAL_STORAGE_POLICY));
+    assertEquals("false", allHdd.get(TieringKeys.UNSAFE_WAL_VOLATILE_ACCEPT));
     assertEquals("ALL_SSD", allHdd.get(TieringKeys.FLUSH_POLICY));
     assertEquals("HOT", allHdd.get(TieringKeys.COMPACTION_SMALL_POLICY));
     assertEquals("HOT", allHdd.get(TieringKeys.COMPACTION_LARGE_POLICY));

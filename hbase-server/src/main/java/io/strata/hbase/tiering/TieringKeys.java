@@ -92,6 +92,63 @@ public final class TieringKeys {
   public static final String OLDWAL_POLICY_DEFAULT = "HOT";
 
   /**
+   * The value Strata ships for upstream's {@code hbase.wal.storage.policy} (live WALs,
+   * {@code recovered.edits}, the meta and master-region WALs; upstream's default is
+   * {@code NONE}): one replica on the RAM tier, the others on SSD, so that acknowledged edits
+   * survive a reboot of every host holding a WAL block. The NameNode defines it
+   * ({@code strata.storage.policies}, the HDFS overlay's configured policies).
+   */
+  public static final String WAL_POLICY_DEFAULT = "RAM_SSD";
+
+  /**
+   * The operator's declaration that the NVDIMM (and RAM_DISK) volumes of every DataNode are
+   * persistent memory, e.g. NVDIMM or PMEM on a DAX mount, not tmpfs or ramfs. With it, a WAL
+   * policy on those types counts as durable. {@code strata ramdisk} prints what a directory's
+   * mount is. Default {@value #RAM_TIER_PERSISTENT_DEFAULT}: Strata's RAM tier is tmpfs, lost on
+   * reboot.
+   */
+  public static final String RAM_TIER_PERSISTENT = "strata.ram.tier.persistent";
+  public static final boolean RAM_TIER_PERSISTENT_DEFAULT = false;
+
+  /**
+   * Accepts a live-WAL policy that keeps fewer than two replicas on non-volatile storage (e.g.
+   * {@code ALL_NVDIMM} on tmpfs): acknowledged edits not yet flushed are lost when the hosts
+   * holding a WAL's replicas reboot. Without it such a policy stops the RegionServer and the
+   * master at start; with it they start and log a warning at every start. Default
+   * {@value #UNSAFE_WAL_VOLATILE_ACCEPT_DEFAULT}.
+   */
+  public static final String UNSAFE_WAL_VOLATILE_ACCEPT = "strata.unsafe.wal.volatile.accept";
+  public static final boolean UNSAFE_WAL_VOLATILE_ACCEPT_DEFAULT = false;
+
+  /** {@link #RAM_TIER_PERSISTENT}; a value other than true or false is an error naming the key. */
+  public static boolean ramTierPersistent(Configuration conf) {
+    return strictBoolean(conf, RAM_TIER_PERSISTENT, RAM_TIER_PERSISTENT_DEFAULT);
+  }
+
+  /**
+   * {@link #UNSAFE_WAL_VOLATILE_ACCEPT}; a value other than true or false is an error naming the
+   * key (a typo must not be read as either answer).
+   */
+  public static boolean unsafeWalVolatileAccept(Configuration conf) {
+    return strictBoolean(conf, UNSAFE_WAL_VOLATILE_ACCEPT, UNSAFE_WAL_VOLATILE_ACCEPT_DEFAULT);
+  }
+
+  private static boolean strictBoolean(Configuration conf, String key, boolean dflt) {
+    String v = conf.getTrimmed(key);
+    if (v == null || v.isEmpty()) {
+      return dflt;
+    }
+    switch (v.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new IllegalArgumentException(key + " = '" + v + "' is not true or false");
+    }
+  }
+
+  /**
    * Whether HBase itself asks the Storage Policy Satisfier to move the blocks of an HFile or WAL it
    * archives. Set it to false where a tier mover ({@code strata tier-mover}) follows the
    * namespace's renames: it moves them without HBase's help. The archive policy is pinned on the

@@ -2,10 +2,12 @@ package io.strata.hbase.tiering;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockStoragePolicySpi;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
@@ -28,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * valid policies in the error. Upstream HBase logs and ignores a bad policy; a typo would silently
  * leave data on the default tier. Loaded with {@code hbase.coprocessor.master.classes}; at master
  * start it checks the site's values too. Policy names are not checked where the file system has
- * no storage policies, or while its NameNode does not answer (logged). Thread-safety: the
+ * no storage policies, or while its NameNode does not answer (logged). At start it also refuses
+ * a volatile {@code hbase.wal.storage.policy} ({@link WalDurability#enforce}: the master writes
+ * the master-region WAL and recovered.edits with it), and at create and alter a volatile one on
+ * the table or a family. Thread-safety: the
  * master calls it from its RPC handlers; it keeps only what {@link #start} set.
  */
 public class TieringValidator implements MasterCoprocessor, MasterObserver {
@@ -67,6 +72,11 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
       throw new IOException("Strata placement configuration of the site is invalid: "
         + String.join("; ", problems));
     }
+    if (offered != null) {
+      // The master writes its own WALs (master region) and splits WALs into recovered.edits
+      // with the same key: it refuses a volatile policy as the RegionServers do.
+      WalDurability.enforce(siteConf, "Master");
+    }
   }
 
   @Override
@@ -86,6 +96,36 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
     throws IOException {
     check(newDescriptor);
     return newDescriptor;
+  }
+
+  /**
+   * A table- or family-level {@code hbase.wal.storage.policy}. HBase 2.6.4 reads the key only
+   * from the server's configuration (AbstractFSWAL for live WALs, WALSplitUtil for
+   * recovered.edits), so it has no effect there; a volatile one is still refused as the site's
+   * would be, since it states an intent to put WALs on RAM only. Null when there is nothing to
+   * refuse.
+   */
+  private String walPolicyProblem(String level, String policy, TableName table)
+    throws IOException {
+    if (policy == null || policy.trim().isEmpty()
+      || HConstants.DEFAULT_WAL_STORAGE_POLICY.equalsIgnoreCase(policy.trim())) {
+      return null;
+    }
+    LOG.warn("Table {}: {}-level {} = {} has no effect; live WALs and recovered.edits take the "
+      + "RegionServers' site value", table, level, HConstants.WAL_STORAGE_POLICY, policy);
+    Collection<? extends BlockStoragePolicySpi> all;
+    try {
+      all = fs.getAllStoragePolicies();
+    } catch (UnsupportedOperationException | IOException e) {
+      return null;
+    }
+    WalDurability.Verdict v = WalDurability.judge(policy.trim(), all,
+      fs.getDefaultReplication(CommonFSUtils.getWALRootDir(siteConf)),
+      TieringKeys.ramTierPersistent(siteConf));
+    if (v == null || v.durable() || TieringKeys.unsafeWalVolatileAccept(siteConf)) {
+      return null;
+    }
+    return WalDurability.refusal(level + " " + HConstants.WAL_STORAGE_POLICY + " = " + policy, v);
   }
 
   private Set<String> offered() throws IOException {
@@ -116,6 +156,18 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
     for (ColumnFamilyDescriptor cfd : desc.getColumnFamilies()) {
       for (String p : TierPolicies.resolve(siteConf, desc, cfd).problems(offered)) {
         problems.add("family '" + cfd.getNameAsString() + "': " + p);
+      }
+    }
+    String walProblem = walPolicyProblem("table", desc.getValue(HConstants.WAL_STORAGE_POLICY),
+      desc.getTableName());
+    if (walProblem != null) {
+      problems.add(walProblem);
+    }
+    for (ColumnFamilyDescriptor cfd : desc.getColumnFamilies()) {
+      walProblem = walPolicyProblem("family '" + cfd.getNameAsString() + "'",
+        cfd.getConfigurationValue(HConstants.WAL_STORAGE_POLICY), desc.getTableName());
+      if (walProblem != null) {
+        problems.add(walProblem);
       }
     }
     if (!problems.isEmpty()) {

@@ -11,17 +11,75 @@ import java.util.Locale;
 
 /**
  * A directory that backs Strata's RAM-class tier: DataNode volumes tagged {@code [NVDIMM]}, on
- * RAM-backed storage (tmpfs, ramfs; or a real NVDIMM/NVMe on a real cluster). HDFS's NVDIMM
- * storage type is persistent and replicated, unlike {@code RAM_DISK}, which is single-replica and
- * lazily persisted. This class checks a directory before volumes are put on it.
+ * RAM-backed storage (tmpfs, ramfs; or persistent memory on a DAX mount on a real cluster). HDFS
+ * treats its NVDIMM storage type as non-transient and never writes those replicas to disk (unlike
+ * {@code RAM_DISK}'s lazy persist), so on tmpfs or ramfs they are lost when the host reboots;
+ * only NVDIMM/PMEM on a DAX mount keeps them. This class checks a directory before volumes are
+ * put on it and tells which of these its mount is ({@link #durability()}).
  */
 public final class RamDiskDirectory {
   private final File dir;
-  private final String fsType;
+  private final Mount mount;
 
-  private RamDiskDirectory(File dir, String fsType) {
+  /** What a reboot does to the files of a mount. */
+  public enum Durability {
+    /** tmpfs or ramfs: gone after a reboot or power loss. */
+    VOLATILE,
+    /** a file system mounted with DAX: persistent memory (NVDIMM/PMEM), kept across reboots. */
+    PERSISTENT_MEMORY,
+    /** another file system: on a block device, kept, at that device's speed. */
+    BLOCK_DEVICE,
+    /** /proc/mounts could not be read. */
+    UNKNOWN
+  }
+
+  /** A mount from /proc/mounts: its mount point, file system type and options. */
+  public static final class Mount {
+    private final String mountPoint;
+    private final String type;
+    private final List<String> options;
+
+    Mount(String mountPoint, String type, List<String> options) {
+      this.mountPoint = mountPoint;
+      this.type = type;
+      this.options = options;
+    }
+
+    public String mountPoint() {
+      return mountPoint;
+    }
+
+    public String type() {
+      return type;
+    }
+
+    public List<String> options() {
+      return options;
+    }
+
+    /**
+     * tmpfs and ramfs are volatile; a mount with the {@code dax} option ({@code dax},
+     * {@code dax=always}, {@code dax=inode}; not {@code dax=never}) is persistent memory.
+     */
+    public Durability durability() {
+      if ("tmpfs".equals(type) || "ramfs".equals(type)) {
+        return Durability.VOLATILE;
+      }
+      if ("unknown".equals(type)) {
+        return Durability.UNKNOWN;
+      }
+      for (String o : options) {
+        if (o.equals("dax") || o.equals("dax=always") || o.equals("dax=inode")) {
+          return Durability.PERSISTENT_MEMORY;
+        }
+      }
+      return Durability.BLOCK_DEVICE;
+    }
+  }
+
+  private RamDiskDirectory(File dir, Mount mount) {
     this.dir = dir;
-    this.fsType = fsType;
+    this.mount = mount;
   }
 
   /**
@@ -44,7 +102,7 @@ public final class RamDiskDirectory {
           + "file system, give a smaller RAM tier size, or another directory",
         dir, usable >> 20, requiredBytes >> 20));
     }
-    return new RamDiskDirectory(dir, fileSystemType(dir.toPath()));
+    return new RamDiskDirectory(dir, mountOf(dir.toPath()));
   }
 
   public File dir() {
@@ -53,11 +111,21 @@ public final class RamDiskDirectory {
 
   /** The type of the file system the directory is on ({@code tmpfs}, {@code ext4}, ...). */
   public String fileSystemType() {
-    return fsType;
+    return mount.type();
+  }
+
+  /** The mount the directory is on. */
+  public Mount mount() {
+    return mount;
+  }
+
+  /** What a reboot does to the directory's files. */
+  public Durability durability() {
+    return mount.durability();
   }
 
   public boolean isRamBacked() {
-    return "tmpfs".equals(fsType) || "ramfs".equals(fsType);
+    return mount.durability() == Durability.VOLATILE;
   }
 
   /** The {@code dfs.datanode.data.dir} entry for a volume in {@code volumeDir}. */
@@ -65,31 +133,36 @@ public final class RamDiskDirectory {
     return "[NVDIMM]" + volumeDir.getAbsolutePath();
   }
 
-  /** The file system type of the longest mount point containing {@code path}, from /proc/mounts. */
-  static String fileSystemType(Path path) {
+  /** The mount of the longest mount point containing {@code path}, from /proc/mounts. */
+  static Mount mountOf(Path path) {
     Path mounts = Paths.get("/proc/mounts");
+    Mount unknown = new Mount("/", "unknown", List.of());
     if (!Files.isReadable(mounts)) {
-      return "unknown";
+      return unknown;
     }
     try {
-      Path real = path.toRealPath();
-      List<String> lines = Files.readAllLines(mounts, StandardCharsets.UTF_8);
-      String best = null;
-      String bestType = "unknown";
-      for (String line : lines) {
-        String[] f = line.split(" ");
-        if (f.length < 3) {
-          continue;
-        }
-        String mountPoint = f[1].replace("\\040", " ");
-        if (real.startsWith(mountPoint) && (best == null || mountPoint.length() > best.length())) {
-          best = mountPoint;
-          bestType = f[2];
-        }
-      }
-      return bestType;
+      return mountOf(path.toRealPath(), Files.readAllLines(mounts, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      return "unknown";
+      return unknown;
     }
+  }
+
+  /** The mount of the longest mount point containing {@code real} among /proc/mounts lines. */
+  static Mount mountOf(Path real, List<String> procMounts) {
+    Mount best = new Mount("/", "unknown", List.of());
+    String bestPoint = null;
+    for (String line : procMounts) {
+      String[] f = line.split(" ");
+      if (f.length < 4) {
+        continue;
+      }
+      String mountPoint = f[1].replace("\\040", " ");
+      if (real.startsWith(mountPoint)
+        && (bestPoint == null || mountPoint.length() > bestPoint.length())) {
+        bestPoint = mountPoint;
+        best = new Mount(mountPoint, f[2], List.of(f[3].split(",")));
+      }
+    }
+    return best;
   }
 }

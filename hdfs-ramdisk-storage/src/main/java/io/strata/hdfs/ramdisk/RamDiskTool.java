@@ -12,14 +12,16 @@ import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 
 /**
- * {@code strata ramdisk}: prepares the directory of a DataNode's RAM-class volume and prints the
- * {@code dfs.datanode.data.dir} entry for it. Refuses when the machine's available memory or the
+ * {@code strata ramdisk}: prepares the directory of a DataNode's RAM-class volume, prints whether
+ * its mount is volatile (tmpfs, ramfs) or persistent memory (a DAX mount) by /proc/mounts, and
+ * the {@code dfs.datanode.data.dir} entry for it. Refuses when the machine's available memory or the
  * directory's file system cannot hold the requested size.
  */
 public final class RamDiskTool {
   private static final String HEADER = "Creates and checks the directory of a DataNode's RAM tier "
-    + "volume (tmpfs such as /dev/shm, or a real NVDIMM/NVMe mount) and prints its "
-    + "dfs.datanode.data.dir entry, tagged [NVDIMM].\n\n";
+    + "volume (tmpfs such as /dev/shm, or NVDIMM/PMEM on a DAX mount), says whether its mount is "
+    + "volatile (tmpfs, ramfs) or persistent memory (DAX), and prints its dfs.datanode.data.dir "
+    + "entry, tagged [NVDIMM].\n\n";
 
   private RamDiskTool() {
   }
@@ -68,15 +70,33 @@ public final class RamDiskTool {
       System.err.println("strata ramdisk: " + e.getMessage());
       return 1;
     }
-    if (!ram.isRamBacked()) {
-      out.printf(Locale.ROOT, "note: %s is on %s, not tmpfs/ramfs; fine for a real NVDIMM/NVMe "
-        + "device, slow otherwise%n", dir, ram.fileSystemType());
-    }
+    out.println(durabilityLine(dir, ram.mount()));
     out.println("dfs.datanode.data.dir entry: " + RamDiskDirectory.dataDirEntry(dir));
     out.printf(Locale.ROOT, "HDFS sees the file system's whole space: for exactly %d MiB, mount a "
-      + "tmpfs of that size there (mount -t tmpfs -o size=%dm tmpfs %s). Files with policy "
-      + "ALL_NVDIMM land on it.%n", sizeMb, sizeMb, dir);
+      + "tmpfs of that size there (mount -t tmpfs -o size=%dm tmpfs %s). Replicas that a policy "
+      + "puts on NVDIMM (one of RAM_SSD's, all of ALL_NVDIMM's) land on it.%n", sizeMb, sizeMb,
+      dir);
     return 0;
+  }
+
+  /** What a reboot does to replicas in {@code dir}, from its mount, and what that means. */
+  static String durabilityLine(File dir, RamDiskDirectory.Mount m) {
+    String mount = String.format(Locale.ROOT, "%s is on %s (%s, %s)", dir, m.mountPoint(), m.type(),
+      String.join(",", m.options()));
+    switch (m.durability()) {
+      case VOLATILE:
+        return mount + ": volatile memory, replicas on it are lost when the host reboots. "
+          + "Keep live WALs on RAM_SSD (one replica here, two on SSD); ALL_NVDIMM is refused "
+          + "unless strata.unsafe.wal.volatile.accept=true";
+      case PERSISTENT_MEMORY:
+        return mount + ": persistent memory (DAX mount), replicas on it survive a reboot; set "
+          + "strata.ram.tier.persistent=true in hbase-site.xml to let live WALs use ALL_NVDIMM";
+      case BLOCK_DEVICE:
+        return mount + ": a block device's file system, not memory: replicas survive a reboot "
+          + "but are written at that device's speed";
+      default:
+        return mount + ": unknown (no /proc/mounts): take it as volatile";
+    }
   }
 
   /** MemAvailable from /proc/meminfo in bytes, or -1 when unknown. */
