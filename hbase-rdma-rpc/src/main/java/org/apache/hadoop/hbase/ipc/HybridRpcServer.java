@@ -13,6 +13,7 @@ import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
 import io.strata.rdma.transport.RdmaReceiver;
 import io.strata.rdma.transport.RdmaTransport;
+import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -66,6 +67,13 @@ public class HybridRpcServer extends NettyRpcServer {
   private final int rdmaPort;
   private final int maxEndpoints;
   private final int maxEndpointsPerUser;
+  private final int maxCallsPerEndpoint;
+  private final long queuedResponseBytes;
+  private final long sendTimeoutMs;
+  private final String serverName;
+  /** Sends responses that found no credit; started with the endpoint. */
+  private volatile ResponseFlusher responseFlusher;
+  private final RateLimitedLog refusedCalls = new RateLimitedLog(10, TimeUnit.SECONDS);
   /** Serializes the caps' check-then-issue of offers. */
   private final Object offers = new Object();
   /** Refused connection requests and offers: one WARN per 10 s at most. */
@@ -87,6 +95,10 @@ public class HybridRpcServer extends NettyRpcServer {
     this.rdmaPort = HybridRpcKeys.Server.port(conf);
     this.maxEndpoints = HybridRpcKeys.Server.maxEndpoints(conf);
     this.maxEndpointsPerUser = HybridRpcKeys.Server.maxEndpointsPerUser(conf);
+    this.maxCallsPerEndpoint = HybridRpcKeys.Server.maxCallsPerEndpoint(conf);
+    this.queuedResponseBytes = HybridRpcKeys.Server.queuedResponseBytes(conf);
+    this.serverName = name;
+    this.sendTimeoutMs = RdmaTransportKeys.sendTimeoutMs(RdmaTransports.transportConf(conf));
     this.stages = HybridRpcKeys.Server.stages(conf);
     RdmaRpcMetrics.register();
     String unprotected = RpcProtection.whyNoEndpoint(conf, true);
@@ -110,6 +122,7 @@ public class HybridRpcServer extends NettyRpcServer {
     }
     String where = rdmaBindAddress.isEmpty() ? "the RPC bind address " + rpcBindAddress
       : HybridRpcKeys.Server.BIND_ADDRESS + "=" + rdmaBindAddress;
+    responseFlusher = new ResponseFlusher(serverName);
     try {
       listener = HybridRpcKeys.Server.BIND_ADDRESS_AUTO.equalsIgnoreCase(rdmaBindAddress)
         ? listenAuto()
@@ -161,6 +174,11 @@ public class HybridRpcServer extends NettyRpcServer {
     }
     for (HybridServerConnection c : new ArrayList<>(connections)) {
       c.close();
+    }
+    ResponseFlusher f = responseFlusher;
+    responseFlusher = null;
+    if (f != null) {
+      f.stop();
     }
     if (transport != null) {
       try {
@@ -322,6 +340,36 @@ public class HybridRpcServer extends NettyRpcServer {
 
   BlockingService clientService() {
     return clientService;
+  }
+
+  int maxCallsPerEndpoint() {
+    return maxCallsPerEndpoint;
+  }
+
+  long queuedResponseBytes() {
+    return queuedResponseBytes;
+  }
+
+  long sendTimeoutMs() {
+    return sendTimeoutMs;
+  }
+
+  /** The flusher; a connection only queues after the endpoint started listening. */
+  ResponseFlusher responseFlusher() {
+    ResponseFlusher f = responseFlusher;
+    if (f == null) {
+      throw new IllegalStateException("RPC server " + serverName + " is stopped: no response flusher");
+    }
+    return f;
+  }
+
+  /** A call refused above an endpoint's cap: one WARN per 10 s at most. */
+  void logRefusedCall(String msg) {
+    long held = refusedCalls.tryLog();
+    if (held >= 0) {
+      LOG.warn("{}{}", msg, held > 0 ? " (" + held + " more refused since the last such line)"
+        : "");
+    }
   }
 
   /** What a token grants: the socket connection's user and the client's connection settings. */

@@ -34,6 +34,9 @@ final class HybridServerCall extends ServerCall<HybridServerConnection>
   /** Whether {@link #response} is the error that replaced a too-large response. */
   boolean replacedTooLarge;
 
+  /** Whether it counts among its endpoint's calls in flight until its response leaves. */
+  boolean inFlight;
+
   /** Where its time went, while a benchmark records; else null. */
   private final CallStamps stamps;
 
@@ -59,7 +62,7 @@ final class HybridServerCall extends ServerCall<HybridServerConnection>
   @Override
   public synchronized void sendResponseIfReady() {
     int limit = connection.maxMessageSize();
-    if (response != null && response.size() > limit) {
+    if (response != null && response.size() > limit && md != null) {
       boolean readOnly = ReadOnlyCalls.isReadOnly(md.getName(), param);
       String msg = "Response of " + response.size() + " bytes to " + md.getName()
         + " exceeds the RDMA endpoint's " + limit + "-byte message limit ("
