@@ -7,6 +7,7 @@ import io.strata.hbase.rdma.RateLimitedLog;
 import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.hbase.rdma.RdmaTransports;
+import io.strata.hbase.rdma.ReadOnlyCalls;
 import io.strata.hbase.rdma.RpcProtection;
 import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
@@ -237,6 +238,10 @@ public class HybridRpcServer extends NettyRpcServer {
         && EndpointOffer.isOfferRequest(call.getParam())
     ) {
       return new Pair<>(offer(call), null);
+    }
+    if (call instanceof HybridServerCall && call.getMethod() != null
+      && ReadOnlyCalls.writesWithUnboundedResponse(call.getMethod().getName(), call.getParam())) {
+      throw ((HybridServerCall) call).refuseUnbounded();
     }
     if (!stages) {
       return super.call(call, status);
