@@ -5,6 +5,7 @@ import static io.strata.hbase.rdma.RpcTestSupport.QUALIFIER;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import io.strata.rdma.loopback.LoopbackTransport;
 import io.strata.rdma.transport.RdmaEndpoint;
@@ -50,6 +51,9 @@ import org.junit.Test;
  * once its oldest queued response is older than {@code strata.rdma.send.timeout.ms}, the calls
  * above {@code strata.rdma.server.max.calls.per.endpoint} are refused, and a second round on a
  * token fetched in advance changes nothing. ~60 s.
+ *
+ * <p>{@link #offerIsPinnedToClientServiceAndTheSocketsCodecs}: offers naming another service or
+ * other codecs than the socket connection's are refused.
  */
 public class HostileEndpointIT {
   private static final int CALLS_CAP = 32;
@@ -112,6 +116,54 @@ public class HostileEndpointIT {
       long rdma = RdmaRpcMetrics.count("client.Get.rdma");
       assertEquals(1024, t.get(new Get(Bytes.toBytes("row"))).getValue(FAMILY, QUALIFIER).length);
       assertEquals(rdma + 1, RdmaRpcMetrics.count("client.Get.rdma"));
+    }
+  }
+
+  /**
+   * An offer request's connection header is the client's own: one naming another service than
+   * ClientService (which service-level authorization would check) or other cell codecs than its
+   * socket connection negotiated (which the server would instantiate) is refused; the matching
+   * one is served.
+   */
+  @Test(timeout = 120_000)
+  public void offerIsPinnedToClientServiceAndTheSocketsCodecs() throws Exception {
+    Configuration conf = cluster.clientConf();
+    User eve = User.createUserForTesting(conf, "eve", new String[0]);
+    ConnectionHeader good = clientServiceHeader();
+    ConnectionHeader[] bad = { good.toBuilder().setServiceName("AdminService").build(),
+      good.toBuilder().setCellBlockCodecClass("org.apache.hadoop.hbase.codec.KeyValueCodecWithTags")
+        .build(),
+      good.toBuilder().clearCellBlockCodecClass().build(),
+      good.toBuilder().setCellBlockCompressorClass("org.apache.hadoop.io.compress.GzipCodec")
+        .build() };
+    long refusedBefore = RdmaRpcMetrics.count("server.offers.refused.header");
+    for (ConnectionHeader h : bad) {
+      try {
+        EndpointOffer o = offer(conf, eve, h);
+        fail("an offer was made for service " + h.getServiceName() + ", codec "
+          + h.getCellBlockCodecClass() + ", compressor " + h.getCellBlockCompressorClass() + ": "
+          + o.address());
+      } catch (IOException e) {
+        assertTrue(String.valueOf(e), String.valueOf(e).contains(
+          EndpointRefusedException.class.getName()));
+      }
+    }
+    assertEquals(refusedBefore + bad.length, RdmaRpcMetrics.count("server.offers.refused.header"));
+    EndpointOffer o = offer(conf, eve, good);
+    Configuration c = new Configuration(false);
+    try (LoopbackTransport t = new LoopbackTransport(RdmaTransports.transportConf(c))) {
+      RdmaEndpoint e = t.connect(o.address(), EndpointTokens.privateData(o.token()),
+        new RdmaReceiver() {
+          @Override
+          public void onMessage(RdmaEndpoint endpoint, ByteBuffer message) {
+          }
+
+          @Override
+          public void onClose(RdmaEndpoint endpoint, IOException cause) {
+          }
+        }, 10_000);
+      assertTrue(e.isOpen());
+      e.close();
     }
   }
 

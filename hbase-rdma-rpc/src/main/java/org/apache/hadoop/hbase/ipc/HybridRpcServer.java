@@ -276,12 +276,62 @@ public class HybridRpcServer extends NettyRpcServer {
         "RDMA endpoint offered only to an authenticated connection's user");
     }
     // Copied out: the param aliases the socket's request buffer, which is reused after the call.
-    ConnectionHeader header = ConnectionHeader.parseFrom(
+    ConnectionHeader asked = ConnectionHeader.parseFrom(
       ((CoprocessorServiceRequest) call.getParam()).getCall().getRequest().toByteArray());
-    byte[] token = issueWithinCaps(user, header, call);
+    ConnectionHeader negotiated = call instanceof ServerCall
+      ? ((ServerCall<?>) call).connection.connectionHeader : null;
+    String mismatch = headerMismatch(asked, negotiated);
+    if (mismatch != null) {
+      RdmaRpcMetrics.counter("server.offers.refused.header").increment();
+      long held = refusedOffers.tryLog();
+      if (held >= 0) {
+        LOG.warn("Refused an RDMA endpoint to {} from {}: {}{}", user.getName(),
+          call.getRemoteAddress(), mismatch, held > 0 ? " (" + held + " more refused)" : "");
+      }
+      throw new EndpointRefusedException(mismatch + ": calls stay on sockets");
+    }
+    // The endpoint takes the socket connection's settings, never the request's own.
+    byte[] token = issueWithinCaps(user, negotiated, call);
     RdmaRpcMetrics.counter("server.offers").increment();
     InetSocketAddress a = l.localAddress();
     return new EndpointOffer(transport.name(), announcedHost(a), a.getPort(), token).toResponse();
+  }
+
+  /**
+   * Why an offer request's connection header may not become an endpoint's, or null: the endpoint
+   * serves ClientService only, with the cell codec and compressor the socket connection that
+   * asks for it negotiated. The header's service name feeds service-level authorization and its
+   * class names are instantiated, so none of them may be the client's free choice.
+   */
+  static String headerMismatch(ConnectionHeader asked, ConnectionHeader negotiated) {
+    String clientService = ClientService.getDescriptor().getName();
+    if (negotiated == null) {
+      return "the offer did not come over a socket connection with a connection header";
+    }
+    if (!clientService.equals(asked.getServiceName())) {
+      return "the offer asks for service '" + asked.getServiceName() + "'; an RDMA endpoint "
+        + "serves " + clientService + " only";
+    }
+    if (!clientService.equals(negotiated.getServiceName())) {
+      return "the offer came over a connection to service '" + negotiated.getServiceName()
+        + "', not " + clientService;
+    }
+    String codec = asked.hasCellBlockCodecClass() ? asked.getCellBlockCodecClass() : "";
+    String socketCodec =
+      negotiated.hasCellBlockCodecClass() ? negotiated.getCellBlockCodecClass() : "";
+    if (!codec.equals(socketCodec)) {
+      return "the offer asks for cell codec '" + codec + "'; the socket connection negotiated '"
+        + socketCodec + "', which the endpoint uses";
+    }
+    String compressor =
+      asked.hasCellBlockCompressorClass() ? asked.getCellBlockCompressorClass() : "";
+    String socketCompressor =
+      negotiated.hasCellBlockCompressorClass() ? negotiated.getCellBlockCompressorClass() : "";
+    if (!compressor.equals(socketCompressor)) {
+      return "the offer asks for cell compressor '" + compressor + "'; the socket connection "
+        + "negotiated '" + socketCompressor + "', which the endpoint uses";
+    }
+    return null;
   }
 
   /**
@@ -377,7 +427,7 @@ public class HybridRpcServer extends NettyRpcServer {
     }
   }
 
-  /** What a token grants: the socket connection's user and the client's connection settings. */
+  /** What a token grants: the socket connection's user and its negotiated connection header. */
   static final class Grant {
     final User user;
     final ConnectionHeader header;
