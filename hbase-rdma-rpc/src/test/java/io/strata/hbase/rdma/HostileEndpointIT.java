@@ -47,8 +47,9 @@ import org.junit.Test;
  *
  * <p>{@link #creditWithholdingPeerHoldsNoHandler}: a client that announces 4 credits, sends 64
  * Gets and never takes a response (its receiver blocks) must hold no RPC handler: another user's
- * socket Get completes well within {@code hbase.rpc.timeout}, the server closes the endpoint
- * once its oldest queued response is older than {@code strata.rdma.send.timeout.ms}, the calls
+ * socket Get completes well within {@code hbase.rpc.timeout}, responses (one replaced for its
+ * size) wait in the endpoint's queue, the server closes the endpoint once its oldest queued
+ * response is older than {@code strata.rdma.send.timeout.ms} (and not before), the calls
  * above {@code strata.rdma.server.max.calls.per.endpoint} are refused, and a second round on a
  * token fetched in advance changes nothing. ~60 s.
  *
@@ -59,6 +60,8 @@ public class HostileEndpointIT {
   private static final int CALLS_CAP = 32;
   private static final int HOSTILE_GETS = 64;
   private static final int VICTIM_RPC_TIMEOUT_MS = 20_000;
+  private static final int MAX_MESSAGE = 256 << 10;
+  private static final byte[] BIG_ROW = Bytes.toBytes("big");
   private static final TableName TABLE = TableName.valueOf("hostile");
   private static MiniHBase cluster;
   private static byte[] regionName;
@@ -68,12 +71,14 @@ public class HostileEndpointIT {
     Configuration conf = RpcTestSupport.hybridServer();
     conf.setInt("hbase.regionserver.handler.count", 30);
     conf.setInt(HybridRpcKeys.Server.MAX_CALLS_PER_ENDPOINT, CALLS_CAP);
+    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, MAX_MESSAGE);
     cluster = MiniHBase.start("hostile-endpoint", conf);
     try (Connection c = ConnectionFactory.createConnection(cluster.clientConf());
       Admin admin = c.getAdmin()) {
       RpcTestSupport.createTable(c, TABLE);
       try (Table t = c.getTable(TABLE)) {
         t.put(new Put(Bytes.toBytes("row")).addColumn(FAMILY, QUALIFIER, new byte[1024]));
+        t.put(new Put(BIG_ROW).addColumn(FAMILY, QUALIFIER, new byte[MAX_MESSAGE + 1024]));
       }
       regionName = admin.getRegions(TABLE).get(0).getRegionName();
     }
@@ -195,8 +200,17 @@ public class HostileEndpointIT {
         }, 10_000);
       try {
         long sentAt = System.nanoTime();
+        // Five Gets use the 4 credits and queue one response; then a Get whose response is too
+        // large for the endpoint: its replacement (a marked error) is queued too.
+        long queued = RdmaRpcMetrics.count("server.responses.queued");
+        for (int i = 0; i < 5; i++) {
+          e.send(getRequest(1000 + i, Bytes.toBytes("row")));
+        }
+        RoutedCallChecks.awaitCount("server.responses.queued", queued + 1);
+        e.send(getRequest(2000, BIG_ROW));
+        RoutedCallChecks.awaitCount("server.responses.queued", queued + 2);
         for (int i = 0; i < HOSTILE_GETS; i++) {
-          e.send(getRequest(i + 1));
+          e.send(getRequest(i + 1, Bytes.toBytes("row")));
         }
         RoutedCallChecks.awaitCount("server.Get.calls", getCalls + CALLS_CAP);
         Thread.sleep(1_000); // the calls ran, or wait for handlers: today's code parks these
@@ -210,11 +224,9 @@ public class HostileEndpointIT {
           + " ms): handlers are held by that peer", victimMs < VICTIM_RPC_TIMEOUT_MS / 4);
 
         long refusedNow = RdmaRpcMetrics.count("server.calls.refused") - refused;
-        // At most CALLS_CAP run (4 of their responses use the client's credits and leave the
-        // count); the rest are refused.
-        assertTrue("round " + round + ": " + refusedNow + " calls refused above the cap of "
-          + CALLS_CAP, refusedNow >= HOSTILE_GETS - CALLS_CAP - 4 && refusedNow <= HOSTILE_GETS
-            - CALLS_CAP);
+        // Two calls whose responses wait in the queue count against the cap: 30 of the 64 run.
+        assertEquals("round " + round + ": calls refused above the cap of " + CALLS_CAP,
+          HOSTILE_GETS - (CALLS_CAP - 2), refusedNow);
 
         // The queue's age bound closes the endpoint (strata.rdma.send.timeout.ms, 10 s).
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -224,7 +236,10 @@ public class HostileEndpointIT {
           Thread.sleep(50);
         }
         long closedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt);
-        assertEquals(closedForCredit + 1, RdmaRpcMetrics.count("server.endpoints.closed.credit"));
+        assertEquals("round " + round + ": closed for its queue's age, not for a failed send",
+          closedForCredit + 1, RdmaRpcMetrics.count("server.endpoints.closed.credit"));
+        assertTrue("round " + round + ": closed after " + closedAfterMs + " ms",
+          closedAfterMs >= 9_000);
         System.out.printf("hostile round %d: victim socket Get %d ms; %d of %d Gets refused above "
           + "the cap; endpoint closed after %d ms%n", round, victimMs, refusedNow, HOSTILE_GETS,
           closedAfterMs);
@@ -234,13 +249,12 @@ public class HostileEndpointIT {
     }
   }
 
-  /** A Get of "row" as the endpoint takes it: RequestHeader and param, each length-delimited. */
-  private static ByteBuffer getRequest(int callId) throws IOException {
+  /** A Get of {@code row} as the endpoint takes it: RequestHeader and param, each delimited. */
+  private static ByteBuffer getRequest(int callId, byte[] row) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     RequestHeader.newBuilder().setCallId(callId).setMethodName("Get").setRequestParam(true)
       .build().writeDelimitedTo(out);
-    RequestConverter.buildGetRequest(regionName, new Get(Bytes.toBytes("row")))
-      .writeDelimitedTo(out);
+    RequestConverter.buildGetRequest(regionName, new Get(row)).writeDelimitedTo(out);
     return ByteBuffer.wrap(out.toByteArray());
   }
 

@@ -319,7 +319,7 @@ final class HybridServerConnection extends ServerRpcConnection implements RdmaRe
           sent(size);
           return;
         }
-        enqueue(e, parts, size, counted);
+        enqueue(e, parts, counted);
         handedOff = counted;
       } catch (IOException | RuntimeException ex) {
         failed(e, ex);
@@ -354,7 +354,11 @@ final class HybridServerConnection extends ServerRpcConnection implements RdmaRe
   }
 
   /** Copies a response that found no credit into the queue; past its byte bound, closes. */
-  private void enqueue(RdmaEndpoint e, ByteBuffer[] parts, int size, boolean counted) {
+  private void enqueue(RdmaEndpoint e, ByteBuffer[] parts, boolean counted) {
+    int size = 0;
+    for (ByteBuffer part : parts) {
+      size += part.remaining(); // the chain's bytes, and the too-large marker where there is one
+    }
     long limit = server.queuedResponseBytes();
     long total = queuedBytes.addAndGet(size);
     if (total > limit) {
