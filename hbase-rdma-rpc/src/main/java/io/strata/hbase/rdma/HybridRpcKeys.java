@@ -1,5 +1,6 @@
 package io.strata.hbase.rdma;
 
+import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.SupportedTransport;
 import java.util.Arrays;
 import java.util.Collections;
@@ -212,6 +213,53 @@ public final class HybridRpcKeys {
      */
     public static final String STAGES = "strata.rpc.server.stages";
     public static final boolean STAGES_DEFAULT = false;
+
+    /**
+     * Calls one RDMA endpoint may have in flight on a RegionServer: received and not yet
+     * answered, their responses waiting for the client's credit included. A request above the
+     * cap is answered at once with {@code CallQueueTooBigException} (HBase's client backs off and
+     * retries it) and never runs, so that one client cannot fill the call queues or the response
+     * queue with calls whose responses it does not take. Default 256; [1, 65536].
+     */
+    public static final String MAX_CALLS_PER_ENDPOINT = "strata.rdma.server.max.calls.per.endpoint";
+    public static final int MAX_CALLS_PER_ENDPOINT_DEFAULT = 256;
+
+    /**
+     * Bytes of responses one RDMA endpoint may have waiting for its client's credit. Responses
+     * are never waited for on an RPC handler: one that finds no credit is queued and sent as the
+     * client returns credits. An endpoint whose queue would exceed this, or whose oldest queued
+     * response is older than {@code strata.rdma.send.timeout.ms}, is closed (its client fails the
+     * calls in flight retriably and retries them over its socket), as HBase's socket server drops
+     * a client that does not read its responses. Default 0: four times
+     * {@code strata.rdma.max.message.bytes}; else at least that limit.
+     */
+    public static final String QUEUED_RESPONSE_BYTES = "strata.rdma.server.queued.response.bytes";
+    public static final long QUEUED_RESPONSE_BYTES_DEFAULT = 0;
+
+    /** {@link #MAX_CALLS_PER_ENDPOINT}, in [1, 65536]. */
+    public static int maxCallsPerEndpoint(Configuration conf) {
+      return range(conf, MAX_CALLS_PER_ENDPOINT, MAX_CALLS_PER_ENDPOINT_DEFAULT, 1, 65_536);
+    }
+
+    /**
+     * {@link #QUEUED_RESPONSE_BYTES} in effect: 0 gives four times the transport's message limit;
+     * a set value below that limit (a response the queue could never hold) is an error naming
+     * both keys.
+     */
+    public static long queuedResponseBytes(Configuration conf) {
+      int maxMessage = RdmaTransportKeys.maxMessage(RdmaTransports.transportConf(conf));
+      long v = within(QUEUED_RESPONSE_BYTES,
+        whole(conf, QUEUED_RESPONSE_BYTES, QUEUED_RESPONSE_BYTES_DEFAULT), 0, 1L << 40);
+      if (v == 0) {
+        return 4L * maxMessage;
+      }
+      if (v < maxMessage) {
+        throw new IllegalArgumentException(QUEUED_RESPONSE_BYTES + "=" + v + " is below "
+          + RdmaTransportKeys.MAX_MESSAGE + "=" + maxMessage + ": a response the endpoint carries "
+          + "must fit in its queue; raise it, or set 0 for four times the message limit");
+      }
+      return v;
+    }
 
     /** {@link #STAGES}: true or false. */
     public static boolean stages(Configuration conf) {

@@ -17,7 +17,14 @@ import org.apache.hadoop.hbase.metrics.MetricRegistryInfo;
  * <p>Counters: {@code server.<Method>.calls} (calls received over an endpoint),
  * {@code server.endpoints.accepted|rejected}, {@code server.offers},
  * {@code server.bytes.received|sent}, {@code server.responses.too.large} (responses above the
- * endpoint's message limit, replaced by {@link EndpointMessageTooLargeException});
+ * endpoint's message limit, replaced by {@link EndpointMessageTooLargeException}),
+ * {@code server.calls.refused.unbounded} (Appends refused before running, re-sent by the client
+ * over its socket), {@code server.multi.get.results.deferred} (Multis that write whose Get results
+ * were replaced by {@code MultiActionResultTooLarge}), {@code server.calls.refused} (requests
+ * above {@link HybridRpcKeys.Server#MAX_CALLS_PER_ENDPOINT}), {@code server.responses.queued}
+ * (responses that found no credit and waited in their endpoint's queue),
+ * {@code server.endpoints.closed.credit} (endpoints closed for a queue over its byte or age
+ * bound);
  * {@code client.resent.response.too.large} (read-only calls re-sent over sockets for that);
  * {@code client.<Method>.rdma} and
  * {@code client.<Method>.sockets} (routed methods sent over an endpoint, or over sockets for want

@@ -357,7 +357,9 @@ public class HybridRpcIT {
 
   /**
    * A Get (or a Multi of Gets) whose response exceeds the endpoint's message limit is re-sent
-   * over the socket; an Append's is an error naming the limit, applied once.
+   * over the socket; an Append is refused over the endpoint before anything is applied and re-sent
+   * over the socket; a Multi mixing writes with a large Get has its writes applied once and
+   * reported so, its Get fetched again.
    */
   @Test
   public void oversizedResponsesFallBackOrFailClearly() throws Exception {

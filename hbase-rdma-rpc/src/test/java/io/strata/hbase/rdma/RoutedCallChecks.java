@@ -166,8 +166,10 @@ final class RoutedCallChecks {
   /**
    * A response above the eager threshold but within the endpoint's {@code limit} comes over the
    * endpoint. Responses above the limit: a Get and a Multi of Gets are re-sent over the socket
-   * and return the row; an Append, which may not be repeated, fails with the error
-   * naming the limit and is applied once; the endpoint keeps working.
+   * and return the row; an Append is refused over the endpoint before anything is applied and
+   * re-sent over the socket (applied once, no error); a Multi of a Put and an Increment with a
+   * large Get has its writes applied once and reported so, and the Get's result deferred and
+   * fetched over the socket; the endpoint keeps working.
    */
   static void oversizedResponses(MiniHBase cluster, Connection admin, Configuration hybridConf,
     TableName name, int limit) throws Exception {
@@ -216,19 +218,39 @@ final class RoutedCallChecks {
       assertEquals("the Multi of Gets was re-sent over the socket", resent + 2,
         count("client.resent.response.too.large"));
 
-      try {
+      // An Append, which may answer with more than it sent, is refused over the endpoint before
+      // anything is applied, and re-sent over the socket: applied once, no error.
+      long refusedUnbounded = count("server.calls.refused.unbounded");
+      Result appendedResult =
         t.append(new Append(bigRow).addColumn(FAMILY, QUALIFIER, Bytes.toBytes("!")));
-        fail("an Append whose result exceeds the endpoint's limit must not be repeated");
-      } catch (Exception e) {
-        EndpointMessageTooLargeException tl = cause(e, EndpointMessageTooLargeException.class);
-        assertNotNull("expected EndpointMessageTooLargeException, got " + e, tl);
-        assertTrue(tl.getMessage(), tl.getMessage().contains(RdmaTransportKeys.MAX_MESSAGE));
-      }
-      assertEquals("the Append was not repeated", resent + 2,
+      assertEquals(big.length + 1, appendedResult.getValue(FAMILY, QUALIFIER).length);
+      assertEquals("the Append was refused before running", refusedUnbounded + 1,
+        count("server.calls.refused.unbounded"));
+      assertEquals("and re-sent over the socket", resent + 3,
         count("client.resent.response.too.large"));
       byte[] appended = t.get(new Get(bigRow)).getValue(FAMILY, QUALIFIER);
       assertEquals("applied once", big.length + 1, appended.length);
       assertEquals('!', appended[big.length]);
+
+      // A Multi of a Put and an Increment with a Get whose row exceeds the limit: the writes are
+      // applied and reported so, the Get's result is deferred and fetched again over the socket.
+      long deferred = count("server.multi.get.results.deferred");
+      byte[] putRow = Bytes.toBytes("mixed-put");
+      byte[] counterRow = Bytes.toBytes("mixed-counter");
+      Object[] results = new Object[3];
+      t.batch(Arrays.asList(new Put(putRow).addColumn(FAMILY, QUALIFIER, value(2)),
+        new Increment(counterRow).addColumn(FAMILY, QUALIFIER, 1), new Get(bigRow)), results);
+      assertEquals(big.length + 1, ((Result) results[2]).getValue(FAMILY, QUALIFIER).length);
+      assertEquals("the mixed Multi ran", refusedUnbounded + 1,
+        count("server.calls.refused.unbounded"));
+      assertEquals("its Get's result was deferred", deferred + 1,
+        count("server.multi.get.results.deferred"));
+      // (+1 for the Get of the appended row above)
+      assertEquals("and the Get re-sent over the socket", resent + 5,
+        count("client.resent.response.too.large"));
+      assertArrayEquals(value(2), t.get(new Get(putRow)).getValue(FAMILY, QUALIFIER));
+      assertEquals("the Increment applied once", 1L,
+        Bytes.toLong(t.get(new Get(counterRow)).getValue(FAMILY, QUALIFIER)));
 
       long gets = count("client.Get.rdma");
       assertArrayEquals(value(1), t.get(new Get(smallRow)).getValue(FAMILY, QUALIFIER));

@@ -7,12 +7,14 @@ import io.strata.hbase.rdma.RateLimitedLog;
 import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.hbase.rdma.RdmaTransports;
+import io.strata.hbase.rdma.ReadOnlyCalls;
 import io.strata.hbase.rdma.RpcProtection;
 import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
 import io.strata.rdma.transport.RdmaReceiver;
 import io.strata.rdma.transport.RdmaTransport;
+import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportCounters;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -66,6 +68,13 @@ public class HybridRpcServer extends NettyRpcServer {
   private final int rdmaPort;
   private final int maxEndpoints;
   private final int maxEndpointsPerUser;
+  private final int maxCallsPerEndpoint;
+  private final long queuedResponseBytes;
+  private final long sendTimeoutMs;
+  private final String serverName;
+  /** Sends responses that found no credit; started with the endpoint. */
+  private volatile ResponseFlusher responseFlusher;
+  private final RateLimitedLog refusedCalls = new RateLimitedLog(10, TimeUnit.SECONDS);
   /** Serializes the caps' check-then-issue of offers. */
   private final Object offers = new Object();
   /** Refused connection requests and offers: one WARN per 10 s at most. */
@@ -87,6 +96,10 @@ public class HybridRpcServer extends NettyRpcServer {
     this.rdmaPort = HybridRpcKeys.Server.port(conf);
     this.maxEndpoints = HybridRpcKeys.Server.maxEndpoints(conf);
     this.maxEndpointsPerUser = HybridRpcKeys.Server.maxEndpointsPerUser(conf);
+    this.maxCallsPerEndpoint = HybridRpcKeys.Server.maxCallsPerEndpoint(conf);
+    this.queuedResponseBytes = HybridRpcKeys.Server.queuedResponseBytes(conf);
+    this.serverName = name;
+    this.sendTimeoutMs = RdmaTransportKeys.sendTimeoutMs(RdmaTransports.transportConf(conf));
     this.stages = HybridRpcKeys.Server.stages(conf);
     RdmaRpcMetrics.register();
     String unprotected = RpcProtection.whyNoEndpoint(conf, true);
@@ -110,6 +123,7 @@ public class HybridRpcServer extends NettyRpcServer {
     }
     String where = rdmaBindAddress.isEmpty() ? "the RPC bind address " + rpcBindAddress
       : HybridRpcKeys.Server.BIND_ADDRESS + "=" + rdmaBindAddress;
+    responseFlusher = new ResponseFlusher(serverName);
     try {
       listener = HybridRpcKeys.Server.BIND_ADDRESS_AUTO.equalsIgnoreCase(rdmaBindAddress)
         ? listenAuto()
@@ -161,6 +175,11 @@ public class HybridRpcServer extends NettyRpcServer {
     }
     for (HybridServerConnection c : new ArrayList<>(connections)) {
       c.close();
+    }
+    ResponseFlusher f = responseFlusher;
+    responseFlusher = null;
+    if (f != null) {
+      f.stop();
     }
     if (transport != null) {
       try {
@@ -220,6 +239,10 @@ public class HybridRpcServer extends NettyRpcServer {
     ) {
       return new Pair<>(offer(call), null);
     }
+    if (call instanceof HybridServerCall && call.getMethod() != null
+      && ReadOnlyCalls.writesWithUnboundedResponse(call.getMethod().getName(), call.getParam())) {
+      throw ((HybridServerCall) call).refuseUnbounded();
+    }
     if (!stages) {
       return super.call(call, status);
     }
@@ -253,12 +276,62 @@ public class HybridRpcServer extends NettyRpcServer {
         "RDMA endpoint offered only to an authenticated connection's user");
     }
     // Copied out: the param aliases the socket's request buffer, which is reused after the call.
-    ConnectionHeader header = ConnectionHeader.parseFrom(
+    ConnectionHeader asked = ConnectionHeader.parseFrom(
       ((CoprocessorServiceRequest) call.getParam()).getCall().getRequest().toByteArray());
-    byte[] token = issueWithinCaps(user, header, call);
+    ConnectionHeader negotiated = call instanceof ServerCall
+      ? ((ServerCall<?>) call).connection.connectionHeader : null;
+    String mismatch = headerMismatch(asked, negotiated);
+    if (mismatch != null) {
+      RdmaRpcMetrics.counter("server.offers.refused.header").increment();
+      long held = refusedOffers.tryLog();
+      if (held >= 0) {
+        LOG.warn("Refused an RDMA endpoint to {} from {}: {}{}", user.getName(),
+          call.getRemoteAddress(), mismatch, held > 0 ? " (" + held + " more refused)" : "");
+      }
+      throw new EndpointRefusedException(mismatch + ": calls stay on sockets");
+    }
+    // The endpoint takes the socket connection's settings, never the request's own.
+    byte[] token = issueWithinCaps(user, negotiated, call);
     RdmaRpcMetrics.counter("server.offers").increment();
     InetSocketAddress a = l.localAddress();
     return new EndpointOffer(transport.name(), announcedHost(a), a.getPort(), token).toResponse();
+  }
+
+  /**
+   * Why an offer request's connection header may not become an endpoint's, or null: the endpoint
+   * serves ClientService only, with the cell codec and compressor the socket connection that
+   * asks for it negotiated. The header's service name feeds service-level authorization and its
+   * class names are instantiated, so none of them may be the client's free choice.
+   */
+  static String headerMismatch(ConnectionHeader asked, ConnectionHeader negotiated) {
+    String clientService = ClientService.getDescriptor().getName();
+    if (negotiated == null) {
+      return "the offer did not come over a socket connection with a connection header";
+    }
+    if (!clientService.equals(asked.getServiceName())) {
+      return "the offer asks for service '" + asked.getServiceName() + "'; an RDMA endpoint "
+        + "serves " + clientService + " only";
+    }
+    if (!clientService.equals(negotiated.getServiceName())) {
+      return "the offer came over a connection to service '" + negotiated.getServiceName()
+        + "', not " + clientService;
+    }
+    String codec = asked.hasCellBlockCodecClass() ? asked.getCellBlockCodecClass() : "";
+    String socketCodec =
+      negotiated.hasCellBlockCodecClass() ? negotiated.getCellBlockCodecClass() : "";
+    if (!codec.equals(socketCodec)) {
+      return "the offer asks for cell codec '" + codec + "'; the socket connection negotiated '"
+        + socketCodec + "', which the endpoint uses";
+    }
+    String compressor =
+      asked.hasCellBlockCompressorClass() ? asked.getCellBlockCompressorClass() : "";
+    String socketCompressor =
+      negotiated.hasCellBlockCompressorClass() ? negotiated.getCellBlockCompressorClass() : "";
+    if (!compressor.equals(socketCompressor)) {
+      return "the offer asks for cell compressor '" + compressor + "'; the socket connection "
+        + "negotiated '" + socketCompressor + "', which the endpoint uses";
+    }
+    return null;
   }
 
   /**
@@ -324,7 +397,37 @@ public class HybridRpcServer extends NettyRpcServer {
     return clientService;
   }
 
-  /** What a token grants: the socket connection's user and the client's connection settings. */
+  int maxCallsPerEndpoint() {
+    return maxCallsPerEndpoint;
+  }
+
+  long queuedResponseBytes() {
+    return queuedResponseBytes;
+  }
+
+  long sendTimeoutMs() {
+    return sendTimeoutMs;
+  }
+
+  /** The flusher; a connection only queues after the endpoint started listening. */
+  ResponseFlusher responseFlusher() {
+    ResponseFlusher f = responseFlusher;
+    if (f == null) {
+      throw new IllegalStateException("RPC server " + serverName + " is stopped: no response flusher");
+    }
+    return f;
+  }
+
+  /** A call refused above an endpoint's cap: one WARN per 10 s at most. */
+  void logRefusedCall(String msg) {
+    long held = refusedCalls.tryLog();
+    if (held >= 0) {
+      LOG.warn("{}{}", msg, held > 0 ? " (" + held + " more refused since the last such line)"
+        : "");
+    }
+  }
+
+  /** What a token grants: the socket connection's user and its negotiated connection header. */
   static final class Grant {
     final User user;
     final ConnectionHeader header;

@@ -1,14 +1,20 @@
 package org.apache.hadoop.hbase.ipc;
 
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.strata.hbase.rdma.RpcProtection;
 import java.net.InetAddress;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.Test;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.VersionInfo;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ConnectionHeader;
 
-/** Who may redeem an endpoint token, and when the endpoint is off for protection. */
+/**
+ * Who may redeem an endpoint token, what an offer may ask for, and when the endpoint is off for
+ * protection.
+ */
 public class EndpointTokenPeerTest {
 
   @Test
@@ -25,6 +31,25 @@ public class EndpointTokenPeerTest {
       HybridRpcServer.samePeer(b, loopback));
     assertFalse("a local socket peer does not cover a remote requester",
       HybridRpcServer.samePeer(loopback, b));
+  }
+
+  @Test
+  public void anOfferTakesTheSocketsServiceAndCodecsOnly() {
+    ConnectionHeader socket = ConnectionHeader.newBuilder().setServiceName("ClientService")
+      .setCellBlockCodecClass("org.apache.hadoop.hbase.codec.KeyValueCodec").build();
+    assertNull(HybridRpcServer.headerMismatch(socket, socket));
+    assertNull("attributes and version are the socket's anyway", HybridRpcServer.headerMismatch(
+      socket.toBuilder().setVersionInfo(VersionInfo.newBuilder().setVersion("0").setUrl("")
+        .setRevision("").setUser("").setDate("").setSrcChecksum("")).build(), socket));
+    assertTrue(HybridRpcServer.headerMismatch(socket.toBuilder().setServiceName("AdminService")
+      .build(), socket).contains("AdminService"));
+    assertTrue(HybridRpcServer.headerMismatch(socket.toBuilder().setCellBlockCodecClass(
+      "java.lang.Thread").build(), socket).contains("java.lang.Thread"));
+    assertTrue(HybridRpcServer.headerMismatch(socket.toBuilder().setCellBlockCompressorClass(
+      "org.apache.hadoop.io.compress.GzipCodec").build(), socket).contains("GzipCodec"));
+    assertTrue(HybridRpcServer.headerMismatch(socket, null).contains("socket"));
+    assertTrue(HybridRpcServer.headerMismatch(socket, socket.toBuilder().setServiceName(
+      "AdminService").build()).contains("AdminService"));
   }
 
   @Test
