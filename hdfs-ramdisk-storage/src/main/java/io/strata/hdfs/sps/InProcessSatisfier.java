@@ -52,6 +52,13 @@ import org.slf4j.LoggerFactory;
  * {@code Hadoop:service=StrataSatisfier,name=Satisfier-<host>-<port>} ({@code Restarts},
  * {@code Running}, {@code LastFailure}, {@code Stalls}, {@code LastStall}).
  *
+ * <p>Crashes: the NameNode hands each requested file out once, and ignores new requests for it
+ * until the satisfier removes its "being satisfied" mark. Each file taken is journaled in HDFS
+ * ({@link SatisfierJournal}, {@link HdfsKeys#SPS_JOURNAL_DIR}) before any work on it and dropped
+ * from the journal once its mark is removed; a satisfier that starts re-adopts what the journal
+ * names, so files held by one that was killed still reach their tier. A mark is removed before
+ * the file is forgotten, never the other way round.
+ *
  * <p>Stalls: upstream's satisfier retries a file it cannot move forever and says why only in its
  * debug log, re-reads the live DataNodes and their free space only every 5 minutes, and retries
  * a move whose DataNode went away only after 5 minutes more; meanwhile it looks healthy. Here a
@@ -114,7 +121,8 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     this.currentStallMs = stallMs;
     this.threadName = "StoragePolicySatisfier-" + nameNode.getAuthority();
     this.sps = new Supervised(conf);
-    this.context = new TrackingContext(sps, connector, hook);
+    this.context = new TrackingContext(sps, connector, hook,
+      new SatisfierJournal(connector.getDistributedFileSystem(), HdfsKeys.spsJournalDir(conf)));
     this.failureLog = SatisfierFailureLog.install(threadName);
     this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "strata-sps-supervisor-" + nameNode.getAuthority());
@@ -157,6 +165,14 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     try {
       s = new InProcessSatisfier(nameNode, spsConf, connector, hook);
       s.sps.init(s.context);
+      // Before taking anything new: the files a satisfier before this one held when it died.
+      // The NameNode handed them out once and ignores new requests while their marks stay.
+      int adopted = s.context.adoptJournal();
+      if (adopted > 0) {
+        LOG.warn("Storage Policy Satisfier for {}: re-adopting {} files a previous satisfier "
+          + "took from the NameNode and did not finish (journal {}, {})", nameNode, adopted,
+          s.context.journal.dir(), HdfsKeys.SPS_JOURNAL_DIR);
+      }
       synchronized (s) {
         s.startedAt = System.currentTimeMillis();
         s.sps.start(StoragePolicySatisfierMode.EXTERNAL);
@@ -164,7 +180,7 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       long period = Math.max(200, Math.min(10_000, s.stallMs / 4));
       s.supervisor.scheduleWithFixedDelay(s::checkProgress, period, period,
         TimeUnit.MILLISECONDS);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | IOException e) {
       connector.close();
       throw e;
     }
@@ -449,6 +465,9 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
   private static final class TrackingContext extends ExternalSPSContext {
     private final NameNodeConnector connector;
     private final AnalysisHook hook;
+    final SatisfierJournal journal;
+    /** Ids taken whose journal entry could not be written yet; retried at each take. */
+    private final Set<Long> unjournaled = ConcurrentHashMap.newKeySet();
     private final Map<Byte, BlockStoragePolicy> policies = new ConcurrentHashMap<>();
     /** Inode ids taken from the NameNode whose "being satisfied" mark is not removed yet. */
     final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
@@ -458,26 +477,81 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     final java.util.concurrent.atomic.AtomicReference<RuntimeException> lastThrown =
       new java.util.concurrent.atomic.AtomicReference<>();
 
-    TrackingContext(StoragePolicySatisfier sps, NameNodeConnector connector, AnalysisHook hook) {
+    TrackingContext(StoragePolicySatisfier sps, NameNodeConnector connector, AnalysisHook hook,
+      SatisfierJournal journal) {
       super(sps, connector);
       this.connector = connector;
       this.hook = hook;
+      this.journal = journal;
     }
 
     @Override
     public Long getNextSPSPath() {
       collectors.add(Thread.currentThread());
+      for (Long id : unjournaled) {
+        journalTake(id);
+      }
       Long id;
       synchronized (requeued) {
         id = requeued.poll();
       }
       if (id == null) {
         id = super.getNextSPSPath();
+        if (id != null) {
+          // The NameNode has now handed it out for good: journaled before any work on it, so
+          // that a satisfier started after this one dies finds it again.
+          inFlight.add(id);
+          journalTake(id);
+        }
       }
       if (id != null) {
         inFlight.add(id);
       }
       return id;
+    }
+
+    private void journalTake(long id) {
+      try {
+        journal.take(id);
+        unjournaled.remove(id);
+      } catch (IOException e) {
+        if (unjournaled.add(id)) {
+          LOG.warn("Cannot journal inode {} taken by the Storage Policy Satisfier in {} ({}); "
+            + "working on it anyway and retrying the journal; should this satisfier die first, "
+            + "its mark stays until 'strata mover -p' clears it", id, journal.dir(),
+            e.toString());
+        }
+      }
+    }
+
+    /**
+     * Queues the files the journal names (held by a satisfier that died) to be handed out
+     * before anything new; returns how many. Entries of deleted files are dropped.
+     */
+    int adoptJournal() throws IOException {
+      int adopted = 0;
+      List<Long> held;
+      try {
+        held = journal.held();
+      } catch (IOException e) {
+        throw new IOException("Cannot read the Storage Policy Satisfier's journal "
+          + journal.dir() + " (" + HdfsKeys.SPS_JOURNAL_DIR + "), which names the files a "
+          + "satisfier before this one left unfinished: " + e.getMessage(), e);
+      }
+      for (long id : held) {
+        if (!connector.getDistributedFileSystem().exists(
+          org.apache.hadoop.hdfs.DFSUtilClient.makePathFromFileId(id))) {
+          journal.release(id);
+          continue;
+        }
+        if (inFlight.add(id)) {
+          synchronized (requeued) {
+            requeued.add(id);
+          }
+          adopted++;
+        }
+      }
+      return adopted;
     }
 
     /** When a file or a block move last finished (or work last began), System.nanoTime(). */
@@ -496,18 +570,54 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       return (HdfsLocatedFileStatus) super.getFileInfo(inodeId);
     }
 
+    /**
+     * Removes the file's mark, and only then forgets it. Upstream's context swallows any failure
+     * to remove the mark (its check whether the mark is still there always says no), and the
+     * file was forgotten before the call: a failure (the NameNode entering safe mode, an I/O
+     * error) left a mark nobody would remove, and the file could never be placed again. Here a
+     * mark still there after a failure keeps the file held and journaled, and the failure goes
+     * to upstream's loop, which retries the file.
+     */
     @Override
     public void removeSPSHint(long inodeId) throws IOException {
-      inFlight.remove(inodeId);
-      progressed();
+      org.apache.hadoop.fs.Path path = org.apache.hadoop.hdfs.DFSUtilClient
+        .makePathFromFileId(inodeId);
+      org.apache.hadoop.hdfs.DistributedFileSystem dfs = connector.getDistributedFileSystem();
       try {
-        super.removeSPSHint(inodeId);
+        dfs.removeXAttr(path, SatisfierMarks.MARK);
       } catch (FileNotFoundException deleted) {
         // The file was deleted while queued (a WAL archived, a compacted HFile cleaned): its
         // mark went with it. Upstream's context rethrows, and its satisfier loop then re-queues
         // the file and fails on it again at once, for ever, logging a stack trace each time
         // (the file variant of HDFS-16484). Nothing is left to do for it.
         LOG.debug("Inode {} was deleted before the satisfier finished with it", inodeId);
+      } catch (IOException e) {
+        boolean marked;
+        try {
+          Map<String, byte[]> xattrs = dfs.getXAttrs(path);
+          marked = xattrs != null && xattrs.containsKey(SatisfierMarks.MARK);
+        } catch (FileNotFoundException deleted) {
+          marked = false;
+        } catch (IOException unreadable) {
+          e.addSuppressed(unreadable);
+          marked = true;
+        }
+        if (marked) {
+          LOG.warn("Cannot remove the \"being satisfied\" mark of inode {} ({}); the satisfier "
+            + "keeps the file and tries again", inodeId, e.toString());
+          throw e;
+        }
+        // Already gone (removed by an earlier pass, or the file was re-adopted after it was).
+      }
+      inFlight.remove(inodeId);
+      unjournaled.remove(inodeId);
+      progressed();
+      try {
+        journal.release(inodeId);
+      } catch (IOException e) {
+        LOG.warn("Cannot remove inode {} from the satisfier's journal {} ({}); a satisfier "
+          + "started later looks at the file once more, which finds it done", inodeId,
+          journal.dir(), e.toString());
       }
     }
 
