@@ -21,6 +21,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.StoragePolicySatisfierMode;
@@ -29,6 +30,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.sps.StoragePolicySatisfier;
+import org.apache.hadoop.hdfs.server.protocol.BlockStorageMovementCommand;
 import org.apache.hadoop.hdfs.server.sps.ExternalSPSContext;
 import org.apache.hadoop.metrics2.util.MBeans;
 import org.slf4j.Logger;
@@ -121,7 +123,7 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     this.currentStallMs = stallMs;
     this.threadName = "StoragePolicySatisfier-" + nameNode.getAuthority();
     this.sps = new Supervised(conf);
-    this.context = new TrackingContext(sps, connector, hook,
+    this.context = new TrackingContext(sps, connector, hook, selfRetryMs(conf),
       new SatisfierJournal(connector.getDistributedFileSystem(), HdfsKeys.spsJournalDir(conf)));
     this.failureLog = SatisfierFailureLog.install(threadName);
     this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -258,6 +260,20 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     boolean up = !closing && (sps.isRunning() || restartPending);
     return new SatisfierStatus(up, closing ? "stopped in this JVM" : "in this JVM for " + nameNode,
       restarts.get(), lastFailure, stalls.get(), lastStall);
+  }
+
+  /**
+   * Block moves not dispatched because a move of the same block (same source or target) was
+   * still running, e.g. when a stall restart analysed a file again.
+   */
+  public long duplicateMovesSkipped() {
+    return context.duplicatesSkipped.get();
+  }
+
+  /** Upstream's self-retry timeout: a dispatched move not reported by then is retried. */
+  private static long selfRetryMs(Configuration conf) {
+    return conf.getLong(DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_SELF_RETRY_TIMEOUT_MILLIS_KEY,
+      DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_SELF_RETRY_TIMEOUT_MILLIS_DEFAULT);
   }
 
   /** Times it was found stalled and restarted for it. */
@@ -442,6 +458,13 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     }
 
     @Override
+    public void notifyStorageMovementAttemptFinishedBlk(DatanodeInfo dnInfo,
+      StorageType storageType, Block block) {
+      context.attemptFinished(block, dnInfo, storageType);
+      super.notifyStorageMovementAttemptFinishedBlk(dnInfo, storageType, block);
+    }
+
+    @Override
     public void run() {
       // A name of its own, so that its log lines (and the failure log) tell it from another
       // namespace's satisfier in the same JVM.
@@ -478,11 +501,106 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       new java.util.concurrent.atomic.AtomicReference<>();
 
     TrackingContext(StoragePolicySatisfier sps, NameNodeConnector connector, AnalysisHook hook,
-      SatisfierJournal journal) {
+      long selfRetryMs, SatisfierJournal journal) {
       super(sps, connector);
       this.connector = connector;
       this.hook = hook;
+      this.selfRetryNanos = TimeUnit.MILLISECONDS.toNanos(selfRetryMs);
       this.journal = journal;
+    }
+
+    /** A block move dispatched to a DataNode and not reported finished yet. */
+    private static final class Attempt {
+      final String source;
+      final String target;
+      final StorageType targetType;
+      final long startedNanos;
+
+      Attempt(String source, String target, StorageType targetType, long startedNanos) {
+        this.source = source;
+        this.target = target;
+        this.targetType = targetType;
+        this.startedNanos = startedNanos;
+      }
+    }
+
+    /** Moves dispatched and not finished, by block id; guarded by itself. */
+    private final Map<Long, List<Attempt>> attempts = new java.util.HashMap<>();
+    private final long selfRetryNanos;
+    final AtomicLong duplicatesSkipped = new AtomicLong();
+
+    /**
+     * Dispatches a block move unless a move of that block from the same source or to the same
+     * target is still running. A satisfier restarted for a stall analyses the files it held
+     * again and would dispatch the moves still running a second time: two concurrent moves of
+     * one replica, which copy it twice (or race on the same files on a DataNode) on volumes
+     * that are already the slow part. The running move's report completes the new attempt as
+     * it would have the old one. A move running longer than upstream's own self-retry timeout
+     * ({@code dfs.storage.policy.satisfier.self.retry.timeout.millis}) is presumed lost, as
+     * upstream presumes, and dispatched again.
+     */
+    @Override
+    public void submitMoveTask(BlockStorageMovementCommand.BlockMovingInfo info)
+      throws IOException {
+      long now = System.nanoTime();
+      long blockId = info.getBlock().getBlockId();
+      String source = info.getSource().getDatanodeUuid();
+      String target = info.getTarget().getDatanodeUuid();
+      Attempt running = null;
+      Attempt mine = new Attempt(source, target, info.getTargetStorageType(), now);
+      synchronized (attempts) {
+        List<Attempt> list = attempts.computeIfAbsent(blockId, k -> new ArrayList<>(1));
+        list.removeIf(a -> now - a.startedNanos > selfRetryNanos);
+        for (Attempt a : list) {
+          if (a.source.equals(source) || a.target.equals(target)) {
+            running = a;
+            break;
+          }
+        }
+        if (running == null) {
+          list.add(mine);
+        }
+      }
+      if (running != null) {
+        duplicatesSkipped.incrementAndGet();
+        LOG.info("Not moving block {} ({} -> {} {}) again: its move dispatched {} s ago to {} "
+          + "is still running; waiting for that one", info.getBlock(), info.getSource(),
+          info.getTarget(), info.getTargetStorageType(),
+          TimeUnit.NANOSECONDS.toSeconds(now - running.startedNanos), running.target);
+        return;
+      }
+      try {
+        super.submitMoveTask(info);
+      } catch (IOException | RuntimeException e) {
+        forget(blockId, mine);
+        throw e;
+      }
+    }
+
+    private void forget(long blockId, Attempt a) {
+      synchronized (attempts) {
+        List<Attempt> list = attempts.get(blockId);
+        if (list != null) {
+          list.remove(a);
+          if (list.isEmpty()) {
+            attempts.remove(blockId);
+          }
+        }
+      }
+    }
+
+    /** A dispatched move finished (moved or failed), as its DataNode reported it. */
+    void attemptFinished(Block block, DatanodeInfo target, StorageType type) {
+      progressed();
+      synchronized (attempts) {
+        List<Attempt> list = attempts.get(block.getBlockId());
+        if (list != null) {
+          list.removeIf(a -> a.target.equals(target.getDatanodeUuid()) && a.targetType == type);
+          if (list.isEmpty()) {
+            attempts.remove(block.getBlockId());
+          }
+        }
+      }
     }
 
     @Override
