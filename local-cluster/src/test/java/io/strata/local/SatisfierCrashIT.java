@@ -222,6 +222,48 @@ public class SatisfierCrashIT {
   }
 
   /**
+   * The tier mover asks again for a file still off its tier after a rename: a mark nobody holds
+   * is cleared first, and the file reaches its tier. Before, every request was ignored and the
+   * tier mover gave up on the file. (The NameNode re-queues a marked file when it is renamed, so
+   * the mark here is stranded after the rename, as by a satisfier that died holding the file.)
+   */
+  @Test
+  public void tierMoverClearsAStaleMark() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-stale-tm")
+      .blockSizeBytes(BLOCK).startSatisfier(false).startTierMover(false).dfs(RECHECK, "5000"))) {
+      DistributedFileSystem fs = c.fileSystem();
+      fs.mkdirs(new Path("/in"));
+      fs.mkdirs(new Path("/ssd"));
+      fs.setStoragePolicy(new Path("/ssd"), "ALL_SSD");
+      Path in = new Path("/in/f");
+      try (FSDataOutputStream out = fs.create(in)) {
+        out.write(new byte[BLOCK]);
+      }
+      long id = fs.getClient().getFileInfo(in.toString()).getFileId();
+      Configuration conf = new Configuration(c.configuration());
+      conf.setLong(HdfsKeys.TIERMOVER_REREQUEST_MS, 3_000);
+      SatisfierMarks marks = new SatisfierMarks(fs, c.configuration());
+      try (io.strata.hdfs.tiermover.TierMover mover = io.strata.hdfs.tiermover.TierMover.start(
+        conf, c.uri(), Files.createTempDirectory("tm").resolve("state"))) {
+        Path moved = new Path("/ssd/f");
+        fs.rename(in, moved);
+        // The tier mover asks; the request waits at the NameNode for a satisfier.
+        waitFor("the tier mover's request queued at the NameNode", 30_000,
+          () -> spsManager(c).getPendingSPSPaths() == 1);
+        // Handed out to a satisfier that then died without a trace.
+        assertEquals(Long.valueOf(id), spsManager(c).getNextPathId());
+        assertTrue(marks.marked(moved));
+        try (InProcessSatisfier sps = InProcessSatisfier.start(c.configuration(), c.uri())) {
+          waitFor("the renamed file on SSD; tier mover " + mover.status(), 90_000,
+            () -> PlacementCheck.satisfied(fs, moved));
+          assertEquals(mover.status().toString(), 0, mover.status().files().failed());
+          assertTrue(allOnSsd(fs, List.of(moved)));
+        }
+      }
+    }
+  }
+
+  /**
    * A file whose mark nobody holds (its satisfier took it from the NameNode and died before
    * journaling it, as any satisfier before the journal did): {@code strata mover -p} clears the
    * mark and asks again, and the file reaches its tier. Before, the NameNode ignored the request

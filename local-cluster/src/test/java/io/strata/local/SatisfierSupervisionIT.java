@@ -35,11 +35,13 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
+import org.apache.hadoop.hdfs.server.datanode.BlockMetadataHeader;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.util.DataChecksum;
 import org.junit.Test;
 
 /**
@@ -324,9 +326,19 @@ public class SatisfierSupervisionIT {
           + "SSD for %d blocks of 1 MiB, %d duplicate moves not dispatched%n", sps.stalls(),
           written, files.size(), sps.duplicateMovesSkipped());
         assertTrue("the moves outlasted the stall setting: " + sps.status(), sps.stalls() > 0);
-        // One copy per block: 1 MiB and about 8 KiB of checksums each.
-        assertTrue(written + " bytes copied to SSD for " + files.size() + " blocks",
-          written >= files.size() * (1L << 20) && written < files.size() * (5L << 18));
+        // One copy per block, of its data and its checksum file. A second move of a block, even
+        // one that fails once the first has finished (the replica already on SSD, its source
+        // files gone), starts copying and counts.
+        Configuration conf = c.configuration();
+        int bytesPerChecksum = conf.getInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY,
+          DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_DEFAULT);
+        int checksumSize = DataChecksum.newDataChecksum(DataChecksum.Type.valueOf(
+          conf.get(DFSConfigKeys.DFS_CHECKSUM_TYPE_KEY,
+            DFSConfigKeys.DFS_CHECKSUM_TYPE_DEFAULT)), bytesPerChecksum).getChecksumSize();
+        long metaBytes = BlockMetadataHeader.getHeaderSize()
+          + (long) checksumSize * (((1 << 20) + bytesPerChecksum - 1) / bytesPerChecksum);
+        assertEquals("bytes copied off DISK for " + files.size() + " blocks of 1 MiB (" + metaBytes
+          + " bytes of checksums each)", files.size() * ((1L << 20) + metaBytes), written);
       } finally {
         for (SlowVolumes sv : slowed) {
           sv.close();
