@@ -222,6 +222,53 @@ public class SatisfierCrashIT {
   }
 
   /**
+   * The NameNode enters safe mode just as the satisfier finds a file placed, so the removal of
+   * its mark fails. Upstream's context swallowed that (and the file had been forgotten before the
+   * call): the mark stayed, and the file could not be placed again. Here the satisfier keeps the
+   * file and removes the mark once the NameNode leaves safe mode; the file then moves again.
+   */
+  @Test
+  public void aMarkNotRemovedInSafeModeIsRemovedAfterwards() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-safemode")
+      .blockSizeBytes(BLOCK).startSatisfier(false).startTierMover(false).dfs(RECHECK, "2000"))) {
+      DistributedFileSystem fs = c.fileSystem();
+      List<Path> files = misplaced(fs, 1, (short) 3);
+      Path f = files.get(0);
+      long id = fs.getClient().getFileInfo(f.toString()).getFileId();
+      SatisfierMarks marks = new SatisfierMarks(fs, c.configuration());
+      java.util.concurrent.atomic.AtomicBoolean safeMode =
+        new java.util.concurrent.atomic.AtomicBoolean();
+      try (InProcessSatisfier sps = InProcessSatisfier.start(c.configuration(), c.uri(), inode -> {
+        try {
+          // Its blocks are on SSD: this analysis finds it done, and its mark is removed next.
+          if (inode == id && allOnSsd(fs, files) && safeMode.compareAndSet(false, true)) {
+            fs.setSafeMode(HdfsConstants.SafeModeAction.SAFEMODE_ENTER);
+          }
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      })) {
+        fs.satisfyStoragePolicy(f);
+        waitFor("safe mode entered once the file was placed", 60_000, safeMode::get);
+        Thread.sleep(4_000);
+        assertTrue("still marked in safe mode", marks.marked(f));
+        fs.setSafeMode(HdfsConstants.SafeModeAction.SAFEMODE_LEAVE);
+        waitFor("the mark removed after safe mode; satisfier " + sps.status(), 60_000,
+          () -> !marks.marked(f));
+        assertEquals(sps.status().toString(), 0, sps.restarts());
+        // And it can be placed again: back to DISK.
+        fs.setStoragePolicy(new Path("/ssd"), "HOT");
+        fs.satisfyStoragePolicy(f);
+        waitFor("the file back on DISK", 60_000, () -> PlacementCheck.satisfied(fs, f));
+      } finally {
+        if (fs.isInSafeMode()) {
+          fs.setSafeMode(HdfsConstants.SafeModeAction.SAFEMODE_LEAVE);
+        }
+      }
+    }
+  }
+
+  /**
    * The tier mover asks again for a file still off its tier after a rename: a mark nobody holds
    * is cleared first, and the file reaches its tier. Before, every request was ignored and the
    * tier mover gave up on the file. (The NameNode re-queues a marked file when it is renamed, so

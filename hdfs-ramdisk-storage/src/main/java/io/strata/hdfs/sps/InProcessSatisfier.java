@@ -609,9 +609,11 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       for (Long id : unjournaled) {
         journalTake(id);
       }
-      Long id;
-      synchronized (requeued) {
-        id = requeued.poll();
+      Long id = dueMarkRetry();
+      if (id == null) {
+        synchronized (requeued) {
+          id = requeued.poll();
+        }
       }
       if (id == null) {
         id = super.getNextSPSPath();
@@ -626,6 +628,25 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
         inFlight.add(id);
       }
       return id;
+    }
+
+    /** Files whose mark could not be removed, by inode id: when to try again (ms) and wait. */
+    private final Map<Long, long[]> markRetries = new ConcurrentHashMap<>();
+
+    /** A file whose removal of its mark is due to be tried again, or null. */
+    private Long dueMarkRetry() {
+      long now = System.currentTimeMillis();
+      for (Map.Entry<Long, long[]> e : markRetries.entrySet()) {
+        if (e.getValue()[0] <= now && inFlight.contains(e.getKey())) {
+          // Kept in the map (with its wait) until the removal succeeds.
+          e.getValue()[0] = Long.MAX_VALUE;
+          return e.getKey();
+        }
+        if (!inFlight.contains(e.getKey())) {
+          markRetries.remove(e.getKey());
+        }
+      }
+      return null;
     }
 
     private void journalTake(long id) {
@@ -693,8 +714,10 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
      * to remove the mark (its check whether the mark is still there always says no), and the
      * file was forgotten before the call: a failure (the NameNode entering safe mode, an I/O
      * error) left a mark nobody would remove, and the file could never be placed again. Here a
-     * mark still there after a failure keeps the file held and journaled, and the failure goes
-     * to upstream's loop, which retries the file.
+     * mark still there after a failure keeps the file held and journaled, and the file is handed
+     * to the satisfier again after a wait that doubles from 3 s up to 5 minutes while the removal
+     * keeps failing. Not thrown to upstream's loop: it would retry at once, for ever, while the
+     * failure lasts (a file the satisfier may not write), logging a stack trace each time.
      */
     @Override
     public void removeSPSHint(long inodeId) throws IOException {
@@ -721,14 +744,19 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
           marked = true;
         }
         if (marked) {
+          long[] retry = markRetries.computeIfAbsent(inodeId, k -> new long[] { 0, 1_500 });
+          retry[1] = Math.min(300_000, retry[1] * 2);
+          retry[0] = System.currentTimeMillis() + retry[1];
           LOG.warn("Cannot remove the \"being satisfied\" mark of inode {} ({}); the satisfier "
-            + "keeps the file and tries again", inodeId, e.toString());
-          throw e;
+            + "keeps the file (journaled in {}) and tries again in {} s", inodeId,
+            String.valueOf(e).split("\n", 2)[0], journal.dir(), retry[1] / 1000);
+          return;
         }
         // Already gone (removed by an earlier pass, or the file was re-adopted after it was).
       }
       inFlight.remove(inodeId);
       unjournaled.remove(inodeId);
+      markRetries.remove(inodeId);
       progressed();
       try {
         journal.release(inodeId);
