@@ -299,6 +299,28 @@ public final class HdfsKeys {
   }
 
   /**
+   * HDFS directory where the Storage Policy Satisfier journals the files it takes from the
+   * NameNode, one empty directory per inode id, made before it works on the file and removed once
+   * the file's "being satisfied" mark ({@code user.hdfs.sps}) is removed. The NameNode hands a
+   * file out once and ignores new requests for a file that still has the mark; the journal is
+   * what a satisfier started after a crash re-adopts, and what {@code strata mover},
+   * {@code strata migrate} and the tier mover read to tell a mark a satisfier holds from a stale
+   * one they may clear. In HDFS, so that it survives the satisfier's host; the satisfier (the
+   * holder of {@code /system/mover.id}) must be able to write it, clients to read it. Default
+   * {@value #SPS_JOURNAL_DIR_DEFAULT}; must be an absolute path.
+   */
+  public static final String SPS_JOURNAL_DIR = "strata.sps.journal.dir";
+  public static final String SPS_JOURNAL_DIR_DEFAULT = "/system/strata-sps/held";
+
+  /** {@link #SPS_JOURNAL_DIR}; must be an absolute path. */
+  public static String spsJournalDir(Configuration conf) {
+    String dir = conf.getTrimmed(SPS_JOURNAL_DIR, SPS_JOURNAL_DIR_DEFAULT);
+    check(dir.startsWith("/") && dir.length() > 1, SPS_JOURNAL_DIR,
+      "an absolute HDFS path other than /", "'" + dir + "'");
+    return dir;
+  }
+
+  /**
    * Milliseconds without any block of the awaited files reaching its tier after which whoever
    * waits on moves ({@code strata mover}, {@code strata migrate}, the demo, the tier mover) says
    * that the satisfier makes no progress, naming the satisfier it sees. Default

@@ -11,6 +11,7 @@ import io.strata.hdfs.sps.CacheRefreshCheck;
 import io.strata.hdfs.sps.InProcessSatisfier;
 import io.strata.hdfs.sps.SatisfierStatus;
 import io.strata.hdfs.tiermover.TierMover;
+import io.strata.hdfs.testing.SlowVolumes;
 import io.strata.hdfs.tiermover.TierMoverStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,8 +35,13 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
+import org.apache.hadoop.hdfs.server.datanode.BlockMetadataHeader;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.util.DataChecksum;
 import org.junit.Test;
 
 /**
@@ -256,6 +263,87 @@ public class SatisfierSupervisionIT {
         + "joined, %d stalls%n", System.currentTimeMillis() - joined, sps.stalls());
       assertOnSsd(fs, List.of(file));
       assertEquals(0, sps.restarts());
+    }
+  }
+
+  /**
+   * Block moves slower than the stall setting (a slow SSD volume): the satisfier is restarted for
+   * stalls while its moves run. Upstream's satisfier, restarted, analysed the files again and
+   * dispatched the running moves a second time, two concurrent copies of one replica on one
+   * DataNode. Here each block is copied to SSD once: the bytes the DataNodes copied off their
+   * DISK volumes are one copy of each block and its checksums.
+   */
+  @Test
+  public void aStallRestartDoesNotMoveABlockTwice() throws Exception {
+    try (TieredDfsCluster c = TieredDfsCluster.start(TestClusters.small("sps-slow")
+      .blockSizeBytes(1L << 20).startTierMover(false)
+      .dfs(HdfsKeys.SPS_STALL_MS, "2000")
+      .dfs(DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_RECHECK_TIMEOUT_MILLIS_KEY, "2000"))) {
+      DistributedFileSystem fs = c.fileSystem();
+      fs.mkdirs(new Path("/ssd"));
+      List<Path> files = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        Path p = new Path("/ssd/slow" + i);
+        try (FSDataOutputStream out = fs.create(p, (short) 1)) {
+          out.write(new byte[1 << 20]);
+        }
+        files.add(p);
+      }
+      fs.setStoragePolicy(new Path("/ssd"), "ALL_SSD");
+      // A move within a DataNode copies the replica's files with the source volume's I/O: every
+      // DISK volume copies a megabyte in about 10 s, each move outlasting the stall setting
+      // several times. What the DISK volumes copy out is what was moved.
+      List<SlowVolumes> slowed = new ArrayList<>();
+      List<String> diskVolumes = new ArrayList<>();
+      for (DataNode dn : c.miniCluster().getDataNodes()) {
+        SlowVolumes sv = SlowVolumes.install(dn);
+        slowed.add(sv);
+        try (FsDatasetSpi.FsVolumeReferences refs = dn.getFSDataset().getFsVolumeReferences()) {
+          for (FsVolumeSpi v : refs) {
+            if (v.getStorageType() == StorageType.DISK) {
+              sv.slow(v, Duration.ofMillis(50), 100 << 10);
+              diskVolumes.add(v.getStorageID());
+            }
+          }
+        }
+      }
+      try {
+        InProcessSatisfier sps = c.satisfier();
+        for (Path f : files) {
+          fs.satisfyStoragePolicy(f);
+        }
+        waitFor("both files on SSD; satisfier " + sps.status(), 120_000,
+          () -> PlacementCheck.satisfied(fs, files.get(0))
+            && PlacementCheck.satisfied(fs, files.get(1)));
+        assertOnSsd(fs, files);
+        long written = 0;
+        for (int i = 0; i < slowed.size(); i++) {
+          for (String id : diskVolumes) {
+            written += slowed.get(i).bytesWritten(id);
+          }
+        }
+        System.err.printf("SatisfierSupervisionIT: %d stalls while moving, %d bytes copied to "
+          + "SSD for %d blocks of 1 MiB, %d duplicate moves not dispatched%n", sps.stalls(),
+          written, files.size(), sps.duplicateMovesSkipped());
+        assertTrue("the moves outlasted the stall setting: " + sps.status(), sps.stalls() > 0);
+        // One copy per block, of its data and its checksum file. A second move of a block, even
+        // one that fails once the first has finished (the replica already on SSD, its source
+        // files gone), starts copying and counts.
+        Configuration conf = c.configuration();
+        int bytesPerChecksum = conf.getInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY,
+          DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_DEFAULT);
+        int checksumSize = DataChecksum.newDataChecksum(DataChecksum.Type.valueOf(
+          conf.get(DFSConfigKeys.DFS_CHECKSUM_TYPE_KEY,
+            DFSConfigKeys.DFS_CHECKSUM_TYPE_DEFAULT)), bytesPerChecksum).getChecksumSize();
+        long metaBytes = BlockMetadataHeader.getHeaderSize()
+          + (long) checksumSize * (((1 << 20) + bytesPerChecksum - 1) / bytesPerChecksum);
+        assertEquals("bytes copied off DISK for " + files.size() + " blocks of 1 MiB (" + metaBytes
+          + " bytes of checksums each)", files.size() * ((1L << 20) + metaBytes), written);
+      } finally {
+        for (SlowVolumes sv : slowed) {
+          sv.close();
+        }
+      }
     }
   }
 

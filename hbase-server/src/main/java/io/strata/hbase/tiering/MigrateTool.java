@@ -5,6 +5,7 @@ import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementScanner;
 import io.strata.hdfs.mover.FileMover;
 import io.strata.hdfs.mover.PlacementCheck;
+import io.strata.hdfs.sps.SatisfierMarks;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -119,6 +120,7 @@ public final class MigrateTool {
       HConstants.HFILE_ARCHIVE_DIRECTORY + "/" + HConstants.BASE_NAMESPACE_DIR + "/" + tableDir)
       .files();
     List<Path> queued = new ArrayList<>();
+    SatisfierMarks marks = new SatisfierMarks(dfs, conf);
     int inPlace = 0;
     for (PlacedFile f : files) {
       Path path = new Path(f.path());
@@ -133,9 +135,11 @@ public final class MigrateTool {
         continue;
       }
       dfs.setStoragePolicy(path, target);
-      dfs.satisfyStoragePolicy(path);
+      // A stale mark (a satisfier died holding the file) would make the NameNode ignore this.
+      boolean cleared = marks.request(path) == SatisfierMarks.Outcome.CLEARED_STALE_MARK;
       queued.add(path);
-      out.printf(Locale.ROOT, "queued %-9s %s -> %s%n", f.kind().jsonName(), path, target);
+      out.printf(Locale.ROOT, "queued %-9s %s -> %s%s%n", f.kind().jsonName(), path, target,
+        cleared ? " (stale satisfier mark cleared)" : "");
     }
     out.printf(Locale.ROOT, "%s: %d files to move, %d already in place%n", table, queued.size(),
       inPlace);

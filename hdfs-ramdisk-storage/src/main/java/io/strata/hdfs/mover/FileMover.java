@@ -3,6 +3,7 @@ package io.strata.hdfs.mover;
 import io.strata.cli.CommandLines;
 import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.sps.MoverIdHolder;
+import io.strata.hdfs.sps.SatisfierMarks;
 import io.strata.hdfs.sps.SatisfierHealth;
 import io.strata.hdfs.sps.SatisfierStatus;
 import java.io.FileNotFoundException;
@@ -93,19 +94,28 @@ public final class FileMover {
       }
     }
     List<Path> queued = new ArrayList<>();
+    // A file left marked by a satisfier that died holding it is ignored by the NameNode when
+    // asked again: such stale marks are cleared first.
+    SatisfierMarks marks = new SatisfierMarks(dfs, conf);
+    int cleared = 0;
     for (Path f : files) {
       if (PlacementCheck.satisfied(dfs, f)) {
         continue;
       }
       try {
-        dfs.satisfyStoragePolicy(f);
+        if (marks.request(f) == SatisfierMarks.Outcome.CLEARED_STALE_MARK) {
+          cleared++;
+          out.println("cleared a stale Storage Policy Satisfier mark on " + f
+            + " (no satisfier held it) and asked again");
+        }
       } catch (IOException e) {
         System.err.println("strata mover: cannot queue " + f + ": " + e.getMessage());
         return 1;
       }
       queued.add(f);
     }
-    out.printf(Locale.ROOT, "%d files, %d to move%n", files.size(), queued.size());
+    out.printf(Locale.ROOT, "%d files, %d to move%s%n", files.size(), queued.size(),
+      cleared == 0 ? "" : ", " + cleared + " stale satisfier marks cleared");
     if (queued.isEmpty()) {
       return 0;
     }

@@ -22,6 +22,7 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.StoragePolicySatisfierMode;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -29,6 +30,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.sps.StoragePolicySatisfier;
+import org.apache.hadoop.hdfs.server.protocol.BlockStorageMovementCommand;
 import org.apache.hadoop.hdfs.server.sps.ExternalSPSContext;
 import org.apache.hadoop.metrics2.util.MBeans;
 import org.slf4j.Logger;
@@ -51,6 +53,13 @@ import org.slf4j.LoggerFactory;
  * restart. Restarts are counted in {@link #status()} and in the JMX bean
  * {@code Hadoop:service=StrataSatisfier,name=Satisfier-<host>-<port>} ({@code Restarts},
  * {@code Running}, {@code LastFailure}, {@code Stalls}, {@code LastStall}).
+ *
+ * <p>Crashes: the NameNode hands each requested file out once, and ignores new requests for it
+ * until the satisfier removes its "being satisfied" mark. Each file taken is journaled in HDFS
+ * ({@link SatisfierJournal}, {@link HdfsKeys#SPS_JOURNAL_DIR}) before any work on it and dropped
+ * from the journal once its mark is removed; a satisfier that starts re-adopts what the journal
+ * names, so files held by one that was killed still reach their tier. A mark is removed before
+ * the file is forgotten, never the other way round.
  *
  * <p>Stalls: upstream's satisfier retries a file it cannot move forever and says why only in its
  * debug log, re-reads the live DataNodes and their free space only every 5 minutes, and retries
@@ -114,7 +123,8 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     this.currentStallMs = stallMs;
     this.threadName = "StoragePolicySatisfier-" + nameNode.getAuthority();
     this.sps = new Supervised(conf);
-    this.context = new TrackingContext(sps, connector, hook);
+    this.context = new TrackingContext(sps, connector, hook, selfRetryMs(conf),
+      new SatisfierJournal(connector.getDistributedFileSystem(), HdfsKeys.spsJournalDir(conf)));
     this.failureLog = SatisfierFailureLog.install(threadName);
     this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "strata-sps-supervisor-" + nameNode.getAuthority());
@@ -157,6 +167,14 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     try {
       s = new InProcessSatisfier(nameNode, spsConf, connector, hook);
       s.sps.init(s.context);
+      // Before taking anything new: the files a satisfier before this one held when it died.
+      // The NameNode handed them out once and ignores new requests while their marks stay.
+      int adopted = s.context.adoptJournal();
+      if (adopted > 0) {
+        LOG.warn("Storage Policy Satisfier for {}: re-adopting {} files a previous satisfier "
+          + "took from the NameNode and did not finish (journal {}, {})", nameNode, adopted,
+          s.context.journal.dir(), HdfsKeys.SPS_JOURNAL_DIR);
+      }
       synchronized (s) {
         s.startedAt = System.currentTimeMillis();
         s.sps.start(StoragePolicySatisfierMode.EXTERNAL);
@@ -164,7 +182,7 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       long period = Math.max(200, Math.min(10_000, s.stallMs / 4));
       s.supervisor.scheduleWithFixedDelay(s::checkProgress, period, period,
         TimeUnit.MILLISECONDS);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | IOException e) {
       connector.close();
       throw e;
     }
@@ -242,6 +260,20 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     boolean up = !closing && (sps.isRunning() || restartPending);
     return new SatisfierStatus(up, closing ? "stopped in this JVM" : "in this JVM for " + nameNode,
       restarts.get(), lastFailure, stalls.get(), lastStall);
+  }
+
+  /**
+   * Block moves not dispatched because a move of the same block (same source or target) was
+   * still running, e.g. when a stall restart analysed a file again.
+   */
+  public long duplicateMovesSkipped() {
+    return context.duplicatesSkipped.get();
+  }
+
+  /** Upstream's self-retry timeout: a dispatched move not reported by then is retried. */
+  private static long selfRetryMs(Configuration conf) {
+    return conf.getLong(DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_SELF_RETRY_TIMEOUT_MILLIS_KEY,
+      DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_SELF_RETRY_TIMEOUT_MILLIS_DEFAULT);
   }
 
   /** Times it was found stalled and restarted for it. */
@@ -426,6 +458,13 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     }
 
     @Override
+    public void notifyStorageMovementAttemptFinishedBlk(DatanodeInfo dnInfo,
+      StorageType storageType, Block block) {
+      context.attemptFinished(block, dnInfo, storageType);
+      super.notifyStorageMovementAttemptFinishedBlk(dnInfo, storageType, block);
+    }
+
+    @Override
     public void run() {
       // A name of its own, so that its log lines (and the failure log) tell it from another
       // namespace's satisfier in the same JVM.
@@ -449,6 +488,9 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
   private static final class TrackingContext extends ExternalSPSContext {
     private final NameNodeConnector connector;
     private final AnalysisHook hook;
+    final SatisfierJournal journal;
+    /** Ids taken whose journal entry could not be written yet; retried at each take. */
+    private final Set<Long> unjournaled = ConcurrentHashMap.newKeySet();
     private final Map<Byte, BlockStoragePolicy> policies = new ConcurrentHashMap<>();
     /** Inode ids taken from the NameNode whose "being satisfied" mark is not removed yet. */
     final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
@@ -458,26 +500,197 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     final java.util.concurrent.atomic.AtomicReference<RuntimeException> lastThrown =
       new java.util.concurrent.atomic.AtomicReference<>();
 
-    TrackingContext(StoragePolicySatisfier sps, NameNodeConnector connector, AnalysisHook hook) {
+    TrackingContext(StoragePolicySatisfier sps, NameNodeConnector connector, AnalysisHook hook,
+      long selfRetryMs, SatisfierJournal journal) {
       super(sps, connector);
       this.connector = connector;
       this.hook = hook;
+      this.selfRetryNanos = TimeUnit.MILLISECONDS.toNanos(selfRetryMs);
+      this.journal = journal;
+    }
+
+    /** A block move dispatched to a DataNode and not reported finished yet. */
+    private static final class Attempt {
+      final String source;
+      final String target;
+      final StorageType targetType;
+      final long startedNanos;
+
+      Attempt(String source, String target, StorageType targetType, long startedNanos) {
+        this.source = source;
+        this.target = target;
+        this.targetType = targetType;
+        this.startedNanos = startedNanos;
+      }
+    }
+
+    /** Moves dispatched and not finished, by block id; guarded by itself. */
+    private final Map<Long, List<Attempt>> attempts = new java.util.HashMap<>();
+    private final long selfRetryNanos;
+    final AtomicLong duplicatesSkipped = new AtomicLong();
+
+    /**
+     * Dispatches a block move unless a move of that block from the same source or to the same
+     * target is still running. A satisfier restarted for a stall analyses the files it held
+     * again and would dispatch the moves still running a second time: two concurrent moves of
+     * one replica, which copy it twice (or race on the same files on a DataNode) on volumes
+     * that are already the slow part. The running move's report completes the new attempt as
+     * it would have the old one. A move running longer than upstream's own self-retry timeout
+     * ({@code dfs.storage.policy.satisfier.self.retry.timeout.millis}) is presumed lost, as
+     * upstream presumes, and dispatched again.
+     */
+    @Override
+    public void submitMoveTask(BlockStorageMovementCommand.BlockMovingInfo info)
+      throws IOException {
+      long now = System.nanoTime();
+      long blockId = info.getBlock().getBlockId();
+      String source = info.getSource().getDatanodeUuid();
+      String target = info.getTarget().getDatanodeUuid();
+      Attempt running = null;
+      Attempt mine = new Attempt(source, target, info.getTargetStorageType(), now);
+      synchronized (attempts) {
+        List<Attempt> list = attempts.computeIfAbsent(blockId, k -> new ArrayList<>(1));
+        list.removeIf(a -> now - a.startedNanos > selfRetryNanos);
+        for (Attempt a : list) {
+          if (a.source.equals(source) || a.target.equals(target)) {
+            running = a;
+            break;
+          }
+        }
+        if (running == null) {
+          list.add(mine);
+        }
+      }
+      if (running != null) {
+        duplicatesSkipped.incrementAndGet();
+        LOG.info("Not moving block {} ({} -> {} {}) again: its move dispatched {} s ago to {} "
+          + "is still running; waiting for that one", info.getBlock(), info.getSource(),
+          info.getTarget(), info.getTargetStorageType(),
+          TimeUnit.NANOSECONDS.toSeconds(now - running.startedNanos), running.target);
+        return;
+      }
+      try {
+        super.submitMoveTask(info);
+      } catch (IOException | RuntimeException e) {
+        forget(blockId, mine);
+        throw e;
+      }
+    }
+
+    private void forget(long blockId, Attempt a) {
+      synchronized (attempts) {
+        List<Attempt> list = attempts.get(blockId);
+        if (list != null) {
+          list.remove(a);
+          if (list.isEmpty()) {
+            attempts.remove(blockId);
+          }
+        }
+      }
+    }
+
+    /** A dispatched move finished (moved or failed), as its DataNode reported it. */
+    void attemptFinished(Block block, DatanodeInfo target, StorageType type) {
+      progressed();
+      synchronized (attempts) {
+        List<Attempt> list = attempts.get(block.getBlockId());
+        if (list != null) {
+          list.removeIf(a -> a.target.equals(target.getDatanodeUuid()) && a.targetType == type);
+          if (list.isEmpty()) {
+            attempts.remove(block.getBlockId());
+          }
+        }
+      }
     }
 
     @Override
     public Long getNextSPSPath() {
       collectors.add(Thread.currentThread());
-      Long id;
-      synchronized (requeued) {
-        id = requeued.poll();
+      for (Long id : unjournaled) {
+        journalTake(id);
+      }
+      Long id = dueMarkRetry();
+      if (id == null) {
+        synchronized (requeued) {
+          id = requeued.poll();
+        }
       }
       if (id == null) {
         id = super.getNextSPSPath();
+        if (id != null) {
+          // The NameNode has now handed it out for good: journaled before any work on it, so
+          // that a satisfier started after this one dies finds it again.
+          inFlight.add(id);
+          journalTake(id);
+        }
       }
       if (id != null) {
         inFlight.add(id);
       }
       return id;
+    }
+
+    /** Files whose mark could not be removed, by inode id: when to try again (ms) and wait. */
+    private final Map<Long, long[]> markRetries = new ConcurrentHashMap<>();
+
+    /** A file whose removal of its mark is due to be tried again, or null. */
+    private Long dueMarkRetry() {
+      long now = System.currentTimeMillis();
+      for (Map.Entry<Long, long[]> e : markRetries.entrySet()) {
+        if (e.getValue()[0] <= now && inFlight.contains(e.getKey())) {
+          // Kept in the map (with its wait) until the removal succeeds.
+          e.getValue()[0] = Long.MAX_VALUE;
+          return e.getKey();
+        }
+        if (!inFlight.contains(e.getKey())) {
+          markRetries.remove(e.getKey());
+        }
+      }
+      return null;
+    }
+
+    private void journalTake(long id) {
+      try {
+        journal.take(id);
+        unjournaled.remove(id);
+      } catch (IOException e) {
+        if (unjournaled.add(id)) {
+          LOG.warn("Cannot journal inode {} taken by the Storage Policy Satisfier in {} ({}); "
+            + "working on it anyway and retrying the journal; should this satisfier die first, "
+            + "its mark stays until 'strata mover -p' clears it", id, journal.dir(),
+            e.toString());
+        }
+      }
+    }
+
+    /**
+     * Queues the files the journal names (held by a satisfier that died) to be handed out
+     * before anything new; returns how many. Entries of deleted files are dropped.
+     */
+    int adoptJournal() throws IOException {
+      int adopted = 0;
+      List<Long> held;
+      try {
+        held = journal.held();
+      } catch (IOException e) {
+        throw new IOException("Cannot read the Storage Policy Satisfier's journal "
+          + journal.dir() + " (" + HdfsKeys.SPS_JOURNAL_DIR + "), which names the files a "
+          + "satisfier before this one left unfinished: " + e.getMessage(), e);
+      }
+      for (long id : held) {
+        if (!connector.getDistributedFileSystem().exists(
+          org.apache.hadoop.hdfs.DFSUtilClient.makePathFromFileId(id))) {
+          journal.release(id);
+          continue;
+        }
+        if (inFlight.add(id)) {
+          synchronized (requeued) {
+            requeued.add(id);
+          }
+          adopted++;
+        }
+      }
+      return adopted;
     }
 
     /** When a file or a block move last finished (or work last began), System.nanoTime(). */
@@ -496,18 +709,61 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       return (HdfsLocatedFileStatus) super.getFileInfo(inodeId);
     }
 
+    /**
+     * Removes the file's mark, and only then forgets it. Upstream's context swallows any failure
+     * to remove the mark (its check whether the mark is still there always says no), and the
+     * file was forgotten before the call: a failure (the NameNode entering safe mode, an I/O
+     * error) left a mark nobody would remove, and the file could never be placed again. Here a
+     * mark still there after a failure keeps the file held and journaled, and the file is handed
+     * to the satisfier again after a wait that doubles from 3 s up to 5 minutes while the removal
+     * keeps failing. Not thrown to upstream's loop: it would retry at once, for ever, while the
+     * failure lasts (a file the satisfier may not write), logging a stack trace each time.
+     */
     @Override
     public void removeSPSHint(long inodeId) throws IOException {
-      inFlight.remove(inodeId);
-      progressed();
+      org.apache.hadoop.fs.Path path = org.apache.hadoop.hdfs.DFSUtilClient
+        .makePathFromFileId(inodeId);
+      org.apache.hadoop.hdfs.DistributedFileSystem dfs = connector.getDistributedFileSystem();
       try {
-        super.removeSPSHint(inodeId);
+        dfs.removeXAttr(path, SatisfierMarks.MARK);
       } catch (FileNotFoundException deleted) {
         // The file was deleted while queued (a WAL archived, a compacted HFile cleaned): its
         // mark went with it. Upstream's context rethrows, and its satisfier loop then re-queues
         // the file and fails on it again at once, for ever, logging a stack trace each time
         // (the file variant of HDFS-16484). Nothing is left to do for it.
         LOG.debug("Inode {} was deleted before the satisfier finished with it", inodeId);
+      } catch (IOException e) {
+        boolean marked;
+        try {
+          Map<String, byte[]> xattrs = dfs.getXAttrs(path);
+          marked = xattrs != null && xattrs.containsKey(SatisfierMarks.MARK);
+        } catch (FileNotFoundException deleted) {
+          marked = false;
+        } catch (IOException unreadable) {
+          e.addSuppressed(unreadable);
+          marked = true;
+        }
+        if (marked) {
+          long[] retry = markRetries.computeIfAbsent(inodeId, k -> new long[] { 0, 1_500 });
+          retry[1] = Math.min(300_000, retry[1] * 2);
+          retry[0] = System.currentTimeMillis() + retry[1];
+          LOG.warn("Cannot remove the \"being satisfied\" mark of inode {} ({}); the satisfier "
+            + "keeps the file (journaled in {}) and tries again in {} s", inodeId,
+            String.valueOf(e).split("\n", 2)[0], journal.dir(), retry[1] / 1000);
+          return;
+        }
+        // Already gone (removed by an earlier pass, or the file was re-adopted after it was).
+      }
+      inFlight.remove(inodeId);
+      unjournaled.remove(inodeId);
+      markRetries.remove(inodeId);
+      progressed();
+      try {
+        journal.release(inodeId);
+      } catch (IOException e) {
+        LOG.warn("Cannot remove inode {} from the satisfier's journal {} ({}); a satisfier "
+          + "started later looks at the file once more, which finds it done", inodeId,
+          journal.dir(), e.toString());
       }
     }
 

@@ -1,6 +1,7 @@
 package io.strata.hdfs.tiermover;
 
 import io.strata.hdfs.mover.PlacementCheck;
+import io.strata.hdfs.sps.SatisfierMarks;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +66,8 @@ final class PendingChecks {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong gone = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong staleMarksCleared = new AtomicLong();
+  private final SatisfierMarks marks;
   private final AtomicLong listed = new AtomicLong();
   /** Entries that are directories being listed; under {@link #lock}. */
   private int directories;
@@ -77,6 +80,7 @@ final class PendingChecks {
     this.running = running;
     this.changed = changed;
     this.satisfier = satisfier;
+    this.marks = new SatisfierMarks(dfs, settings.spsJournalDir());
   }
 
   /** Queues the paths of a saved state, due after the settle time. */
@@ -236,12 +240,37 @@ final class PendingChecks {
     }
     if (!p.underConstruction()
       && (e.lastRequest == 0 || now - e.lastRequest >= settings.rerequestMs())) {
-      dfs.satisfyStoragePolicy(new Path(e.path));
+      if (e.lastRequest == 0) {
+        dfs.satisfyStoragePolicy(new Path(e.path));
+      } else {
+        // Asked before and still misplaced: the NameNode ignores a file that keeps its "being
+        // satisfied" mark, so a mark no satisfier holds (one died holding the file) is cleared.
+        rerequest(e.path);
+      }
       requests.incrementAndGet();
       e.lastRequest = now;
       satisfier.requested(now);
     }
     reschedule(e, Math.min(settings.checkMaxMs(), settings.checkMs() << Math.min(e.checks++, 20)));
+  }
+
+  private void rerequest(String path) throws IOException {
+    try {
+      if (marks.request(new Path(path)) == SatisfierMarks.Outcome.CLEARED_STALE_MARK) {
+        staleMarksCleared.incrementAndGet();
+        LOG.warn("Tier mover: {} still off its tier kept a Storage Policy Satisfier mark that no "
+          + "satisfier holds (one died holding it; the NameNode ignores requests for a marked "
+          + "file); cleared it and asked again", path);
+      }
+    } catch (org.apache.hadoop.security.AccessControlException denied) {
+      LOG.warn("Tier mover: {}; asking without clearing it", denied.getMessage());
+      dfs.satisfyStoragePolicy(new Path(path));
+    }
+  }
+
+  /** Stale satisfier marks cleared before asking again. */
+  long staleMarksCleared() {
+    return staleMarksCleared.get();
   }
 
   /**

@@ -18,10 +18,12 @@ import org.apache.hadoop.conf.Configuration;
  * @param maxQueued      the most paths held in memory
  * @param saveIntervalMs between two saves of the state file
  * @param noProgressMs   requests without any file reaching its tier before that is reported
+ * @param spsJournalDir  the satisfier's journal of the files it holds, read to tell a stale
+ *                       "being satisfied" mark from a held one
  */
 record TierMoverSettings(List<String> followed, long settleMs, long checkMs, long checkMaxMs,
   long rerequestMs, long giveUpMs, long recheckMs, int maxQueued, long saveIntervalMs,
-  long noProgressMs) {
+  long noProgressMs, String spsJournalDir) {
 
   /** @throws IllegalArgumentException naming the key, for a value out of range */
   static TierMoverSettings from(Configuration conf) {
@@ -36,8 +38,9 @@ record TierMoverSettings(List<String> followed, long settleMs, long checkMs, lon
     long saveIntervalMs = HdfsKeys.tierMoverSaveIntervalMs(conf);
     int maxQueued = HdfsKeys.tierMoverMaxQueued(conf);
     List<String> followed = HdfsKeys.tierMoverPaths(conf);
+    String spsJournalDir = HdfsKeys.spsJournalDir(conf);
     return new TierMoverSettings(followed, settleMs, checkMs, checkMaxMs, rerequestMs, giveUpMs,
-      recheckMs, maxQueued, saveIntervalMs, noProgressMs);
+      recheckMs, maxQueued, saveIntervalMs, noProgressMs, spsJournalDir);
   }
 
   /** Whether renames into {@code path} are followed. */
