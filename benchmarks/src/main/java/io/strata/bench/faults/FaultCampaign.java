@@ -363,8 +363,14 @@ public final class FaultCampaign {
     // Writes resumed: the first second after the fault at half the rate before it or more.
     double resumedS = -1;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(s.recoverS());
+    boolean hostFault = fault.equals("reboot-host") || fault.equals("power-loss");
+    long nextSupervision = System.nanoTime();
     while (resumedS < 0 && System.nanoTime() < deadline) {
       Thread.sleep(1000);
+      if (hostFault && System.nanoTime() >= nextSupervision) {
+        superviseAfterReboot(fault, observed);
+        nextSupervision = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      }
       int now = (int) load.elapsedS();
       long[] since = load.ackedPerSecond(faultAt, now);
       for (int i = 0; i < since.length; i++) {
@@ -379,6 +385,9 @@ public final class FaultCampaign {
     int end = (int) load.elapsedS();
     double during = mean(load.ackedPerSecond(faultAt, Math.max(faultAt + 1, resumedAt)));
     double after = mean(load.ackedPerSecond(resumedAt, end));
+    if (hostFault) {
+      superviseAfterReboot(fault, observed);
+    }
     VerifyingLoad.Verdict v = load.verify();
     double placementS = placementConverged(conn, dfs, conf);
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
@@ -846,6 +855,23 @@ public final class FaultCampaign {
       + "tiers wiped), replicas %s; wiped %s; restarted %s%n", fault, replicas.size(),
       blocks.size(), blocksOnlyInWipedRam, types, wiped, daemons);
     return String.join(", ", hosts) + " (" + String.join(", ", daemons) + ")";
+  }
+
+  /**
+   * After a host fault, what a supervisor (systemd) of each machine does: a daemon of the
+   * cluster that exited since (a master whose own store WAL lost every DataNode aborts, as a
+   * real one does) is started again, and recorded under {@code observed.restarted_after_exit}.
+   */
+  private void superviseAfterReboot(String fault, ObjectNode observed) throws Exception {
+    for (JsonNode d : status().get("daemons")) {
+      if (!d.get("alive").asBoolean()) {
+        String n = d.get("name").asText();
+        out.printf(Locale.ROOT, "%s: %s exited after the reboot (its log: why); starting it "
+          + "again as a supervisor would%n", fault, n);
+        observed.withArray("restarted_after_exit").add(n);
+        cluster("start", n);
+      }
+    }
   }
 
   /** The veth of a host on the cluster's bridge ({@code strata-h1}: {@code st-h1}). */

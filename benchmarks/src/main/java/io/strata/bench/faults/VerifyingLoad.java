@@ -219,6 +219,12 @@ final class VerifyingLoad implements Closeable {
         List<String> failed = new ArrayList<>();
         for (int from = 0; from < pending.size(); from += 500) {
           List<String> part = pending.subList(from, Math.min(pending.size(), from + 500));
+          if (System.nanoTime() > deadline) {
+            // Each failing read waits out the operation timeout: past the deadline the rest
+            // are not tried, and count as unreadable.
+            failed.addAll(part);
+            continue;
+          }
           List<Get> gets = new ArrayList<>(part.size());
           for (String r : part) {
             gets.add(new Get(Bytes.toBytes(r)).addColumn(FAMILY, QUALIFIER));
@@ -252,6 +258,10 @@ final class VerifyingLoad implements Closeable {
         List<Integer> countersFailed = new ArrayList<>();
         for (int c : countersPending) {
           Result r;
+          if (System.nanoTime() > deadline) {
+            countersFailed.add(c);
+            continue;
+          }
           try {
             r = t.get(new Get(counterRow(c)).addColumn(FAMILY, COUNT));
           } catch (IOException e) {
