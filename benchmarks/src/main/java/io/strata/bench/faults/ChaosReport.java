@@ -66,7 +66,9 @@ public final class ChaosReport {
       + "loses its RAM tier at once, so the unflushed edits survive only in replicas on "
       + "durable media: none under ALL_NVDIMM (`strata.unsafe.wal.volatile.accept`), the SSD "
       + "replicas under a policy with one RAM and two SSD replicas; then HBase's WAL split and "
-      + "replay, and HDFS's lease and block recovery of the WALs being written"));
+      + "replay, and HDFS's lease and block recovery of the WALs being written; an HMaster "
+      + "whose store WAL loses all its DataNodes at once aborts (HBase's), and is started again "
+      + "as a supervisor would (`observed.restarted_after_exit`)"));
 
   private ChaosReport() {
   }
