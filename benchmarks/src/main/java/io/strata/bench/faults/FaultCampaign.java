@@ -860,7 +860,8 @@ public final class FaultCampaign {
   /**
    * After a host fault, what a supervisor (systemd) of each machine does: a daemon of the
    * cluster that exited since (a master whose own store WAL lost every DataNode aborts, as a
-   * real one does) is started again, and recorded under {@code observed.restarted_after_exit}.
+   * real one does) is started again, and counted under {@code observed.restarted_after_exit}
+   * (per daemon: how many times).
    */
   private void superviseAfterReboot(String fault, ObjectNode observed) throws Exception {
     for (JsonNode d : status().get("daemons")) {
@@ -868,7 +869,10 @@ public final class FaultCampaign {
         String n = d.get("name").asText();
         out.printf(Locale.ROOT, "%s: %s exited after the reboot (its log: why); starting it "
           + "again as a supervisor would%n", fault, n);
-        observed.withArray("restarted_after_exit").add(n);
+        ObjectNode restarts = observed.has("restarted_after_exit")
+          ? (ObjectNode) observed.get("restarted_after_exit")
+          : observed.putObject("restarted_after_exit");
+        restarts.put(n, restarts.path(n).asInt(0) + 1);
         cluster("start", n);
       }
     }

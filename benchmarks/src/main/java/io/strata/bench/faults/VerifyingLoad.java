@@ -229,15 +229,23 @@ final class VerifyingLoad implements Closeable {
           for (String r : part) {
             gets.add(new Get(Bytes.toBytes(r)).addColumn(FAMILY, QUALIFIER));
           }
+          Object[] answers = new Object[gets.size()];
           Object[] results = new Object[gets.size()];
           try {
-            t.batch(gets, results);
+            bounded(() -> {
+              try {
+                t.batch(gets, answers);
+              } catch (IOException e) {
+                // Per row below: a Result was read, anything else was not.
+                return e.toString();
+              }
+              return null;
+            }, deadline);
+            System.arraycopy(answers, 0, results, 0, answers.length);
           } catch (IOException e) {
-            // Per row below: a Result was read, anything else was not.
-            lastFailure = e.toString();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("verification interrupted");
+            // No answer in time (a client waiting on a region location that does not come):
+            // none of this part was read; its late answers are ignored.
+            lastFailure = e.getMessage();
           }
           for (int i = 0; i < results.length; i++) {
             if (!(results[i] instanceof Result)) {
@@ -262,13 +270,25 @@ final class VerifyingLoad implements Closeable {
             countersFailed.add(c);
             continue;
           }
+          Result[] got = new Result[1];
           try {
-            r = t.get(new Get(counterRow(c)).addColumn(FAMILY, COUNT));
+            String failure = bounded(() -> {
+              try {
+                got[0] = t.get(new Get(counterRow(c)).addColumn(FAMILY, COUNT));
+              } catch (IOException e) {
+                return e.toString();
+              }
+              return null;
+            }, deadline);
+            if (failure != null) {
+              throw new IOException(failure);
+            }
           } catch (IOException e) {
-            lastFailure = e.toString();
+            lastFailure = e.getMessage();
             countersFailed.add(c);
             continue;
           }
+          r = got[0];
           checked += counterAcked[c];
           byte[] v = r.getValue(FAMILY, COUNT);
           long n = v == null ? 0 : Bytes.toLong(v);
@@ -306,6 +326,38 @@ final class VerifyingLoad implements Closeable {
       }
       return new Verdict(snapshot.size() + ackedIncrements, checked, lost, duplicated,
         unreadable, examples);
+    }
+  }
+
+  /** The longest one read of the verification may take, deadline or not. */
+  private static final long READ_LIMIT_S = 120;
+
+  /**
+   * Runs one read of the verification on a thread of its own and waits for it no longer than
+   * {@link #READ_LIMIT_S} nor past the deadline (at least 10 s): HBase's client can wait far
+   * longer than its operation timeout on region locations while meta is not served, and the
+   * verification must end. The read's failure message, or null; an IOException when it did not
+   * answer in time (the thread is left to finish on its own).
+   */
+  private static String bounded(java.util.concurrent.Callable<String> read, long deadlineNanos)
+    throws IOException {
+    java.util.concurrent.FutureTask<String> task = new java.util.concurrent.FutureTask<>(read);
+    Thread th = new Thread(task, "verifying-read");
+    th.setDaemon(true);
+    th.start();
+    long waitNanos = Math.max(java.util.concurrent.TimeUnit.SECONDS.toNanos(10), Math.min(
+      java.util.concurrent.TimeUnit.SECONDS.toNanos(READ_LIMIT_S),
+      deadlineNanos - System.nanoTime()));
+    try {
+      return task.get(waitNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      task.cancel(true);
+      throw new IOException("no answer within " + waitNanos / 1_000_000_000L + " s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("verification interrupted");
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause().toString();
     }
   }
 
