@@ -162,9 +162,18 @@ public final class ChaosReport {
     }
     b.append("\n## What was lost\n\n");
     for (JsonNode f : results.path("faults")) {
-      b.append(String.format(Locale.ROOT, "- `%s`: %s of %d acknowledged writes lost",
-        f.path("fault").asText(), f.path("lost").asLong() < 0 ? "not known how many"
-          : Long.toString(f.path("lost").asLong()), f.path("acked_writes").asLong()));
+      long unreadable = f.path("unreadable").asLong(0);
+      if (unreadable > 0) {
+        // Not read is not known: the count lost is a lower bound.
+        b.append(String.format(Locale.ROOT, "- `%s`: at least %d of %d acknowledged writes "
+          + "lost; %d could not be read (not known whether kept)",
+          f.path("fault").asText(), f.path("lost").asLong(), f.path("acked_writes").asLong(),
+          unreadable));
+      } else {
+        b.append(String.format(Locale.ROOT, "- `%s`: %s of %d acknowledged writes lost",
+          f.path("fault").asText(), f.path("lost").asLong() < 0 ? "not known how many"
+            : Long.toString(f.path("lost").asLong()), f.path("acked_writes").asLong()));
+      }
       if (f.has("checked")) {
         b.append(String.format(Locale.ROOT, " (checked %d, duplicated %d, unreadable %d)",
           f.get("checked").asLong(), f.path("duplicated").asLong(),
