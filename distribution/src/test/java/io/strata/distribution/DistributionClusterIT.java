@@ -269,6 +269,9 @@ public class DistributionClusterIT {
       assertEquals(f.toString(), 0, f.get("lost").asLong());
       assertEquals(f.toString(), 0, f.get("duplicated").asLong());
       assertTrue(f.toString(), f.get("acked_writes").asLong() > 0);
+      // The ledger is exact: every write acknowledged before the verification was read back.
+      assertEquals(f.toString(), f.get("acked_writes").asLong(), f.get("checked").asLong());
+      assertEquals(f.toString(), 0, f.get("unreadable").asLong());
       assertTrue(f.toString(), f.get("recovered").asBoolean());
     }
   }

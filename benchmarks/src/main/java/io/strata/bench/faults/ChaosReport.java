@@ -56,7 +56,20 @@ public final class ChaosReport {
     Map.entry("malformed-rpc", "HBase (upstream's): the RPC server's preamble, length and "
       + "header checks close a connection that breaks the framing; Strata's: the hybrid RPC "
       + "server's offer path, which only well-formed calls reach (the endpoint's own hostile "
-      + "peers: the native hostile_* tests, on SoftRoCE)"));
+      + "peers: the native hostile_* tests, on SoftRoCE)"),
+    Map.entry("reboot-host", "HBase: the RegionServer's regions are reassigned once it comes "
+      + "back with a new start code (or its ZooKeeper session expires) and its WAL is split "
+      + "from the replicas on the other hosts; HDFS: the DataNode comes back without its RAM "
+      + "tier's replicas and the NameNode re-replicates what they held; Strata's: the WAL "
+      + "policy (`hbase.wal.storage.policy`) decides whether another host holds each WAL "
+      + "block, which it does with 3 replicas on 3 hosts whatever the tier"),
+    Map.entry("power-loss", "Strata's WAL policy: every host with a replica of a live WAL "
+      + "loses its RAM tier at once, so the unflushed edits survive only in replicas on "
+      + "durable media: none under ALL_NVDIMM (`strata.unsafe.wal.volatile.accept`), the SSD "
+      + "replicas under a policy with one RAM and two SSD replicas; then HBase's WAL split and "
+      + "replay, and HDFS's lease and block recovery of the WALs being written; an HMaster "
+      + "whose store WAL loses all its DataNodes at once aborts (HBase's), and is started again "
+      + "as a supervisor would (`observed.restarted_after_exit`)"));
 
   private ChaosReport() {
   }
@@ -109,16 +122,29 @@ public final class ChaosReport {
         .append(": `--random ").append(sched.path("faults").size()).append(" --seed ")
         .append(sched.path("seed").asLong()).append("` repeats it)");
     }
+    if (results.has("wal_policy")) {
+      b.append("\n\nWAL storage policy: `").append(results.get("wal_policy").asText())
+        .append("`").append(results.path("wal_volatile_accepted").asBoolean()
+          ? " (`strata.unsafe.wal.volatile.accept=true`: every replica of a live WAL may be in "
+            + "RAM)" : "");
+    }
     b.append("\n\nEach fault after its load (").append(sched.path("load_before_s"))
-      .append(" s); lost and duplicated must be 0. Ops/s are acknowledged writes per second.\n\n")
+      .append(" s); lost and duplicated must be 0. Acknowledged: the writes acknowledged before "
+        + "the verification after the fault; checked: those read back (the rest unreadable: "
+        + "their regions did not open). Ops/s are acknowledged writes per second.\n\n")
       .append("![throughput](throughput.png)\n\n")
-      .append("| fault | daemon | acknowledged | lost | duplicated | writes resumed (s) | "
-        + "placement converged (s) | ops/s before / during / after | not back | recovered |\n")
-      .append("|---|---|---:|---:|---:|---:|---:|---|---|---|\n");
+      .append("| fault | daemon | acknowledged | checked | lost | duplicated | writes resumed "
+        + "(s) | placement converged (s) | ops/s before / during / after | not back | recovered "
+        + "|\n")
+      .append("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
     for (JsonNode f : results.path("faults")) {
-      b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %s | %s | %.0f / %.0f / "
-        + "%.0f | %s | %s |%n", f.path("fault").asText(), f.path("daemon").asText(),
-        f.path("acked_writes").asLong(), f.path("lost").asLong(), f.path("duplicated").asLong(),
+      String checked = !f.has("checked") ? "" : f.path("unreadable").asLong(0) == 0
+        ? Long.toString(f.get("checked").asLong()) : f.get("checked").asLong() + " (**"
+        + f.get("unreadable").asLong() + " unreadable**)";
+      b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %d | %d | %s | %s | %.0f / %.0f "
+        + "/ %.0f | %s | %s |%n", f.path("fault").asText(), f.path("daemon").asText(),
+        f.path("acked_writes").asLong(), checked, f.path("lost").asLong(),
+        f.path("duplicated").asLong(),
         number(f.get("writes_resumed_s")), number(f.get("placement_converged_s")),
         f.path("throughput_before").asDouble(), f.path("throughput_during").asDouble(),
         f.path("throughput_after").asDouble(),
@@ -134,6 +160,30 @@ public final class ChaosReport {
     for (String fault : seen) {
       b.append("- `").append(fault).append("`: ").append(WHOSE.getOrDefault(fault, "?"))
         .append('\n');
+    }
+    b.append("\n## What was lost\n\n");
+    for (JsonNode f : results.path("faults")) {
+      long unreadable = f.path("unreadable").asLong(0);
+      if (unreadable > 0) {
+        // Not read is not known: the count lost is a lower bound.
+        b.append(String.format(Locale.ROOT, "- `%s`: at least %d of %d acknowledged writes "
+          + "lost; %d could not be read (not known whether kept)",
+          f.path("fault").asText(), f.path("lost").asLong(), f.path("acked_writes").asLong(),
+          unreadable));
+      } else {
+        b.append(String.format(Locale.ROOT, "- `%s`: %s of %d acknowledged writes lost",
+          f.path("fault").asText(), f.path("lost").asLong() < 0 ? "not known how many"
+            : Long.toString(f.path("lost").asLong()), f.path("acked_writes").asLong()));
+      }
+      if (f.has("checked")) {
+        b.append(String.format(Locale.ROOT, " (checked %d, duplicated %d, unreadable %d)",
+          f.get("checked").asLong(), f.path("duplicated").asLong(),
+          f.path("unreadable").asLong(0)));
+      }
+      b.append('\n');
+      for (JsonNode p : f.path("problems")) {
+        b.append("  - ").append(p.asText().replace('`', '\'')).append('\n');
+      }
     }
     boolean anyObserved = false;
     for (JsonNode f : results.path("faults")) {

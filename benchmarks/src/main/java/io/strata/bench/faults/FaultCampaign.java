@@ -54,7 +54,14 @@ public final class FaultCampaign {
     "kill-tier-mover");
   public static final List<String> ALL = List.of("kill-regionserver", "kill-master", "kill-datanode",
     "kill-namenode", "kill-tier-mover", "kill-satisfier", "kill-zookeeper", "stop-regionserver",
-    "stop-datanode", "partition-host", "slow-volume", "ram-tier-full", "malformed-rpc");
+    "stop-datanode", "partition-host", "slow-volume", "ram-tier-full", "malformed-rpc",
+    "reboot-host", "power-loss");
+  /** The WAL storage policy's key (upstream's). */
+  static final String WAL_POLICY_KEY = "hbase.wal.storage.policy";
+  /** The key that accepts every replica of a live WAL on the RAM tier (ALL_NVDIMM). */
+  static final String WAL_VOLATILE_KEY = "strata.unsafe.wal.volatile.accept";
+  /** How long a rebooted host's DataNode may take to report its blocks again. */
+  private static final int DATANODE_BACK_S = 120;
   /** Faults that need a cluster started with {@code --netns}. */
   static final List<String> NETNS_ONLY = List.of("partition-host");
   /** How long a stopped daemon or a cut-off host stays so: longer than the 20 s RPC timeout. */
@@ -97,6 +104,9 @@ public final class FaultCampaign {
       + "all that apply to this cluster, each after 5 to 20 s of load: the random schedule");
     o.addOption(null, "seed", true, "seed of --random (default: the clock; the report names it)");
     o.addOption(null, "threads", true, "writer threads (default 4)");
+    o.addOption(null, "wal-policy", true, "the WAL storage policy the cluster must run with "
+      + "(hbase.wal.storage.policy of its hbase-site; set by 'strata cluster up --wal-policy "
+      + "POLICY'): the run stops with an error when the cluster has another");
     o.addOption(null, "json", true, "write results.json here");
     o.addOption(null, "report", true, "write results.json, report.md and throughput.png (writes "
       + "per second, faults shaded) into this directory");
@@ -135,7 +145,18 @@ public final class FaultCampaign {
     FaultCampaign c = new FaultCampaign(
       new File(cl.getOptionValue("dist-home"), "bin/strata-cluster"),
       new File(cl.getOptionValue("dir")), settings, out);
-    boolean netns = c.status().path("netns").asBoolean(false);
+    JsonNode clusterStatus = c.status();
+    boolean netns = clusterStatus.path("netns").asBoolean(false);
+    if (cl.hasOption("wal-policy")) {
+      String want = cl.getOptionValue("wal-policy");
+      String has = walPolicy(new File(clusterStatus.path("conf").asText(), "hbase-site.xml"));
+      if (!want.equals(has)) {
+        System.err.println("strata chaos: --wal-policy " + want + " but the cluster's "
+          + WAL_POLICY_KEY + " is " + has + ": start it with 'strata cluster up --wal-policy "
+          + want + "'");
+        return 2;
+      }
+    }
     Schedule schedule;
     if (cl.hasOption("random")) {
       List<String> pool = new ArrayList<>(cl.hasOption("faults") ? faults : ALL);
@@ -169,10 +190,17 @@ public final class FaultCampaign {
     return allRecovered(results) ? 0 : 1;
   }
 
+  /** The WAL storage policy an hbase-site sets (upstream's default when it sets none). */
+  static String walPolicy(File hbaseSite) {
+    Configuration c = new Configuration(false);
+    c.addResource(new Path(hbaseSite.toURI()));
+    return c.get(WAL_POLICY_KEY, "NONE");
+  }
+
   static boolean allRecovered(JsonNode results) {
     for (JsonNode f : results.get("faults")) {
       if (!f.get("recovered").asBoolean() || f.get("lost").asLong() != 0
-        || f.get("duplicated").asLong() != 0) {
+        || f.get("duplicated").asLong() != 0 || f.path("unreadable").asLong(0) != 0) {
         return false;
       }
     }
@@ -217,6 +245,9 @@ public final class FaultCampaign {
     conf.setInt(HConstants.HBASE_RPC_TIMEOUT_KEY, 20_000);
     ObjectMapper json = new ObjectMapper();
     ObjectNode doc = json.createObjectNode();
+    // Whose durability the host faults show: the WAL policy the RegionServers write with.
+    doc.put("wal_policy", conf.get(WAL_POLICY_KEY, "NONE"));
+    doc.put("wal_volatile_accepted", conf.getBoolean(WAL_VOLATILE_KEY, false));
     ArrayNode results = doc.putArray("faults");
     TableName table = TableName.valueOf("strata_chaos");
     try (Connection conn = ConnectionFactory.createConnection(conf)) {
@@ -248,8 +279,11 @@ public final class FaultCampaign {
             r.put("acked_writes", load.ackedWrites());
             try {
               VerifyingLoad.Verdict v = load.verify();
+              r.put("acked_writes", v.acked());
+              r.put("checked", v.checked());
               r.put("lost", v.lost());
               r.put("duplicated", v.duplicated());
+              r.put("unreadable", v.unreadable());
             } catch (IOException verifyError) {
               // Not known: -1, which no check takes for 0.
               r.put("lost", -1);
@@ -283,7 +317,8 @@ public final class FaultCampaign {
     DistributedFileSystem dfs, Configuration conf, ArrayNode markers) throws Exception {
     String daemon = fault.substring(fault.indexOf('-') + 1);
     String name = daemon.equals("regionserver") || daemon.equals("datanode") ? daemon + "-1"
-      : daemon.equals("host") ? "strata-h1" : fault.equals("slow-volume") ? "datanode-1 (ssd)"
+      : daemon.equals("host") ? "strata-h1" : fault.equals("power-loss") ? "hosts with live WALs"
+      : fault.equals("slow-volume") ? "datanode-1 (ssd)"
       : fault.equals("ram-tier-full") ? "NVDIMM tier"
       : fault.equals("malformed-rpc") ? "regionserver-1 (RPC port)" : daemon;
     ObjectNode observed = new ObjectMapper().createObjectNode();
@@ -307,6 +342,8 @@ public final class FaultCampaign {
       ramTierFull(observed, conn, dfs, conf);
     } else if (fault.equals("malformed-rpc")) {
       malformedRpc(observed);
+    } else if (fault.equals("reboot-host") || fault.equals("power-loss")) {
+      name = reboot(fault, observed, dfs, conf);
     } else if (fault.equals("partition-host")) {
       // Host 1 (DataNode 1 and RegionServer 1) loses its network, its processes live on.
       ip("link", "set", "st-h1", "down");
@@ -326,8 +363,14 @@ public final class FaultCampaign {
     // Writes resumed: the first second after the fault at half the rate before it or more.
     double resumedS = -1;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(s.recoverS());
+    boolean hostFault = fault.equals("reboot-host") || fault.equals("power-loss");
+    long nextSupervision = System.nanoTime();
     while (resumedS < 0 && System.nanoTime() < deadline) {
       Thread.sleep(1000);
+      if (hostFault && System.nanoTime() >= nextSupervision) {
+        superviseAfterReboot(fault, observed);
+        nextSupervision = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      }
       int now = (int) load.elapsedS();
       long[] since = load.ackedPerSecond(faultAt, now);
       for (int i = 0; i < since.length; i++) {
@@ -342,6 +385,9 @@ public final class FaultCampaign {
     int end = (int) load.elapsedS();
     double during = mean(load.ackedPerSecond(faultAt, Math.max(faultAt + 1, resumedAt)));
     double after = mean(load.ackedPerSecond(resumedAt, end));
+    if (hostFault) {
+      superviseAfterReboot(fault, observed);
+    }
     VerifyingLoad.Verdict v = load.verify();
     double placementS = placementConverged(conn, dfs, conf);
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
@@ -363,14 +409,18 @@ public final class FaultCampaign {
         notBack.add(d.get("name").asText());
       }
     }
-    boolean recovered = resumedS >= 0 && placementS >= 0 && notBack.isEmpty() && !notStarted;
+    boolean recovered = resumedS >= 0 && placementS >= 0 && notBack.isEmpty() && !notStarted
+      && v.unreadable() == 0;
     ObjectNode r = new ObjectMapper().createObjectNode();
     r.put("fault", fault);
     r.put("daemon", name);
-    r.put("acked_writes", load.ackedWrites());
+    // The ledger: every write acknowledged before the verification began (before and during
+    // the fault) was read back (checked), or its row could not be (unreadable).
+    r.put("acked_writes", v.acked());
     r.put("checked", v.checked());
     r.put("lost", v.lost());
     r.put("duplicated", v.duplicated());
+    r.put("unreadable", v.unreadable());
     r.put("failed_calls", load.failedCalls());
     if (resumedS >= 0) {
       r.put("writes_resumed_s", resumedS);
@@ -399,9 +449,10 @@ public final class FaultCampaign {
       r.set("observed", observed);
     }
     v.examples().forEach(r.withArray("problems")::add);
-    out.printf(Locale.ROOT, "%s: acknowledged %d, lost %d, duplicated %d; writes resumed after "
-      + "%s s; placement converged after %s s; ops/s before %.0f, during %.0f, after %.0f; "
-      + "not back: %s%n", fault, load.ackedWrites(), v.lost(), v.duplicated(),
+    out.printf(Locale.ROOT, "%s: acknowledged %d, checked %d, lost %d, duplicated %d, unreadable "
+      + "%d; writes resumed after %s s; placement converged after %s s; ops/s before %.0f, "
+      + "during %.0f, after %.0f; not back: %s%n", fault, v.acked(), v.checked(), v.lost(),
+      v.duplicated(), v.unreadable(),
       resumedS < 0 ? "(not)" : String.format(Locale.ROOT, "%.0f", resumedS),
       placementS < 0 ? "(not)" : String.format(Locale.ROOT, "%.1f", placementS), before, during,
       after, notBack.isEmpty() ? "none" : notBack);
@@ -681,6 +732,210 @@ public final class FaultCampaign {
       }
     }
     counts.put("wal_files", files);
+  }
+
+  /**
+   * {@code reboot-host} (host 1) and {@code power-loss} (every host with a replica of a block of
+   * a live WAL, all at once): what a reboot does to a host. With {@code --netns} the host's
+   * veth goes down first (its peers hear nothing more, as from a machine that lost power);
+   * every daemon of the host is killed with SIGKILL, together; each of its DataNodes' RAM tier
+   * volume is emptied as a reboot empties a tmpfs; after the fault's down time the veth comes
+   * up, the DataNodes start and report their blocks, then the host's other daemons start.
+   * Records the hosts, daemons, the live WALs' replicas by storage type and those of their
+   * blocks with every replica in the RAM tiers wiped (whose edits the WAL can no longer give
+   * back), and what each wipe removed. The daemons' names, for the report.
+   */
+  private String reboot(String fault, ObjectNode observed, DistributedFileSystem dfs,
+    Configuration conf) throws Exception {
+    JsonNode status = status();
+    Map<String, List<String>> replicas = new LinkedHashMap<>();
+    List<List<String[]>> blocks = new ArrayList<>();
+    liveWalReplicas(dfs, conf, replicas, blocks);
+    java.util.SortedSet<String> hosts = fault.equals("reboot-host")
+      ? new java.util.TreeSet<>(List.of("strata-h1")) : HostFaults.walHosts(replicas, status);
+    if (hosts.isEmpty()) {
+      throw new IOException(fault + ": no live WAL under " + walRoot(conf)
+        + " has a replica: no host to power off");
+    }
+    List<String> daemons = new ArrayList<>();
+    for (String h : hosts) {
+      daemons.addAll(HostFaults.daemonsOf(h, status));
+    }
+    observed.put("wal_policy", conf.get(WAL_POLICY_KEY, "NONE"));
+    hosts.forEach(observed.withArray("hosts")::add);
+    daemons.forEach(observed.withArray("daemons")::add);
+    observed.put("live_wals", replicas.size());
+    ObjectNode types = observed.putObject("wal_replicas_by_type");
+    int blocksOnlyInWipedRam = 0;
+    for (List<String[]> block : blocks) {
+      boolean allWiped = !block.isEmpty();
+      for (String[] replica : block) {
+        types.put(replica[1], types.path(replica[1]).asInt(0) + 1);
+        allWiped &= replica[1].equals("NVDIMM") && hosts.contains(replica[2]);
+      }
+      blocksOnlyInWipedRam += allWiped ? 1 : 0;
+    }
+    observed.put("wal_blocks", blocks.size());
+    observed.put("wal_blocks_only_in_wiped_ram", blocksOnlyInWipedRam);
+    Map<String, ProcessHandle> running = new LinkedHashMap<>();
+    for (JsonNode d : status.get("daemons")) {
+      String n = d.get("name").asText();
+      if (daemons.contains(n) && d.get("alive").asBoolean() && d.get("pid").canConvertToLong()) {
+        ProcessHandle.of(d.get("pid").asLong()).ifPresent(ph -> running.put(n, ph));
+      }
+    }
+    boolean netns = status.path("netns").asBoolean(false);
+    if (netns) {
+      for (String h : hosts) {
+        ip("link", "set", veth(h), "down");
+      }
+    }
+    running.values().forEach(ProcessHandle::destroyForcibly);
+    for (Map.Entry<String, ProcessHandle> e : running.entrySet()) {
+      try {
+        e.getValue().onExit().get(30, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException te) {
+        throw new IOException(e.getKey() + " (pid " + e.getValue().pid() + ") still runs 30 s "
+          + "after SIGKILL");
+      }
+    }
+    out.printf(Locale.ROOT, "%s: hosts %s down (SIGKILL: %s)%n", fault, hosts, running.keySet());
+    ObjectNode wiped = observed.putObject("ram_wiped");
+    Map<String, Long> logFrom = new LinkedHashMap<>();
+    for (String d : daemons) {
+      if (d.startsWith("datanode-")) {
+        HostFaults.Wiped w = HostFaults.wipe(HostFaults.ramVolume(clusterDir, d));
+        ObjectNode o = wiped.putObject(d);
+        o.put("files", w.files);
+        o.put("block_replicas", w.blockReplicas);
+        o.put("mb", w.bytes >> 20);
+        logFrom.put(d, new File(daemonLog(d)).length());
+      }
+    }
+    Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
+    if (netns) {
+      for (String h : hosts) {
+        ip("link", "set", veth(h), "up");
+      }
+    }
+    long restartNanos = System.nanoTime();
+    for (String d : logFrom.keySet()) {
+      cluster("start", d);
+    }
+    // The NameNode must know the DataNodes' blocks (and the lack of those wiped) before a
+    // RegionServer asks it for a WAL's pipeline or replays one.
+    ObjectNode reported = observed.putObject("datanode_block_report_after_s");
+    for (Map.Entry<String, Long> e : logFrom.entrySet()) {
+      File log = new File(daemonLog(e.getKey()));
+      long deadline = restartNanos + TimeUnit.SECONDS.toNanos(DATANODE_BACK_S);
+      double after = -1;
+      while (after < 0 && System.nanoTime() < deadline) {
+        for (String l : TierFaults.logSince(log, e.getValue())) {
+          if (l.contains("Successfully sent block report")) {
+            after = (System.nanoTime() - restartNanos) / 1e9;
+            break;
+          }
+        }
+        if (after < 0) {
+          Thread.sleep(1000);
+        }
+      }
+      if (after >= 0) {
+        reported.put(e.getKey(), after);
+      } else {
+        reported.put(e.getKey(), "not within " + DATANODE_BACK_S + " s");
+      }
+    }
+    for (String d : daemons) {
+      if (!d.startsWith("datanode-")) {
+        cluster("start", d);
+      }
+    }
+    out.printf(Locale.ROOT, "%s: %d live WALs, %d blocks (%d with every replica in the RAM "
+      + "tiers wiped), replicas %s; wiped %s; restarted %s%n", fault, replicas.size(),
+      blocks.size(), blocksOnlyInWipedRam, types, wiped, daemons);
+    return String.join(", ", hosts) + " (" + String.join(", ", daemons) + ")";
+  }
+
+  /**
+   * After a host fault, what a supervisor (systemd) of each machine does: a daemon of the
+   * cluster that exited since (a master whose own store WAL lost every DataNode aborts, as a
+   * real one does) is started again, and counted under {@code observed.restarted_after_exit}
+   * (per daemon: how many times).
+   */
+  private void superviseAfterReboot(String fault, ObjectNode observed) throws Exception {
+    for (JsonNode d : status().get("daemons")) {
+      if (!d.get("alive").asBoolean()) {
+        String n = d.get("name").asText();
+        out.printf(Locale.ROOT, "%s: %s exited after the reboot (its log: why); starting it "
+          + "again as a supervisor would%n", fault, n);
+        ObjectNode restarts = observed.has("restarted_after_exit")
+          ? (ObjectNode) observed.get("restarted_after_exit")
+          : observed.putObject("restarted_after_exit");
+        restarts.put(n, restarts.path(n).asInt(0) + 1);
+        cluster("start", n);
+      }
+    }
+  }
+
+  /** The veth of a host on the cluster's bridge ({@code strata-h1}: {@code st-h1}). */
+  private static String veth(String host) {
+    return "st-" + host.substring("strata-".length());
+  }
+
+  private static Path walRoot(Configuration conf) {
+    return new Path(conf.get("hbase.wal.dir", conf.get(HConstants.HBASE_DIR)),
+      HConstants.HREGION_LOGDIR_NAME);
+  }
+
+  /**
+   * The live WALs (every file under the WAL root, those of servers being split too: their
+   * edits are not in HFiles yet) and their blocks' replicas as the NameNode lists them, the
+   * last block being written included: {@code replicas} maps each WAL to the transfer addresses
+   * of its DataNodes; {@code blocks} gets per block its replicas as {address, storage type,
+   * host}.
+   */
+  private void liveWalReplicas(DistributedFileSystem dfs, Configuration conf,
+    Map<String, List<String>> replicas, List<List<String[]>> blocks) throws Exception {
+    JsonNode status = status();
+    Map<String, String> hostByAddress = new LinkedHashMap<>();
+    for (JsonNode d : status.get("daemons")) {
+      hostByAddress.put(d.path("address").asText(), HostFaults.hostOf(d.get("name").asText()));
+    }
+    Path root = walRoot(conf);
+    if (!dfs.exists(root)) {
+      return;
+    }
+    org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it =
+      dfs.listFiles(root, true);
+    while (it.hasNext()) {
+      String p = it.next().getPath().toUri().getPath();
+      org.apache.hadoop.hdfs.protocol.LocatedBlocks lbs;
+      try {
+        lbs = dfs.getClient().getLocatedBlocks(p, 0, Long.MAX_VALUE);
+      } catch (java.io.FileNotFoundException gone) {
+        continue; // rolled and archived since the listing
+      }
+      List<org.apache.hadoop.hdfs.protocol.LocatedBlock> bs = new ArrayList<>(
+        lbs.getLocatedBlocks());
+      if (lbs.getLastLocatedBlock() != null && bs.stream().noneMatch(
+        b -> b.getBlock().getBlockId() == lbs.getLastLocatedBlock().getBlock().getBlockId())) {
+        bs.add(lbs.getLastLocatedBlock());
+      }
+      List<String> addrs = replicas.computeIfAbsent(p, k -> new ArrayList<>());
+      for (org.apache.hadoop.hdfs.protocol.LocatedBlock b : bs) {
+        List<String[]> block = new ArrayList<>();
+        org.apache.hadoop.hdfs.protocol.DatanodeInfo[] locs = b.getLocations();
+        org.apache.hadoop.fs.StorageType[] st = b.getStorageTypes();
+        for (int i = 0; i < locs.length; i++) {
+          String addr = locs[i].getXferAddr();
+          addrs.add(addr);
+          block.add(new String[] { addr, i < st.length ? st[i].name() : "?",
+            hostByAddress.getOrDefault(addr, "?") });
+        }
+        blocks.add(block);
+      }
+    }
   }
 
   /** How long a restarted satisfier may take to start: its lease wait (2 min) and some. */

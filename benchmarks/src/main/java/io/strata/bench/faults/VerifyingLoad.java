@@ -171,59 +171,194 @@ final class VerifyingLoad implements Closeable {
     return Bytes.toBytes(String.format("i-%s-%02d", run, c));
   }
 
-  /** What {@link #verify} found. */
-  record Verdict(long checked, long lost, long duplicated, List<String> examples) {
+  /**
+   * What {@link #verify} found, an exact ledger: {@code acked} writes acknowledged when it began
+   * (each Put, each Increment), {@code checked} of them read back, {@code unreadable} of them in
+   * rows that could not be read before its deadline (a region that did not open), so that
+   * {@code acked == checked + unreadable}; of those checked, {@code lost} not there and
+   * {@code duplicated} Increments applied twice.
+   */
+  record Verdict(long acked, long checked, long lost, long duplicated, long unreadable,
+    List<String> examples) {
+  }
+
+  /** How long {@link #verify()} retries rows it could not read. */
+  static final int VERIFY_PATIENCE_S = 300;
+
+  Verdict verify() throws IOException {
+    return verify(VERIFY_PATIENCE_S);
   }
 
   /**
    * Reads back every write acknowledged so far (the load may go on meanwhile: later writes are
-   * not in the snapshot).
+   * not in the snapshot). Rows whose read fails (a region not open yet) are read again every
+   * few seconds until {@code patienceS} has passed; those still unread are counted
+   * {@code unreadable}, neither lost nor checked.
    */
-  Verdict verify() throws IOException {
+  Verdict verify(int patienceS) throws IOException {
     Map<String, Long> snapshot = Map.copyOf(acked);
     long[] counterAcked = new long[COUNTERS];
+    long ackedIncrements = 0;
     for (int i = 0; i < COUNTERS; i++) {
       counterAcked[i] = incrementsAcked.get(i);
+      ackedIncrements += counterAcked[i];
     }
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(patienceS);
+    long checked = 0;
     long lost = 0;
     long duplicated = 0;
     List<String> examples = new ArrayList<>();
+    String lastFailure = null;
     try (Table t = connection.getTable(table)) {
-      List<String> rows = new ArrayList<>(snapshot.keySet());
-      for (int from = 0; from < rows.size(); from += 500) {
-        List<String> part = rows.subList(from, Math.min(rows.size(), from + 500));
-        List<Get> gets = new ArrayList<>(part.size());
-        for (String r : part) {
-          gets.add(new Get(Bytes.toBytes(r)).addColumn(FAMILY, QUALIFIER));
-        }
-        Result[] results = t.get(gets);
-        for (int i = 0; i < results.length; i++) {
-          byte[] v = results[i].getValue(FAMILY, QUALIFIER);
-          if (v == null || v.length < 8
-            || Bytes.toLong(Arrays.copyOf(v, 8)) != snapshot.get(part.get(i))) {
-            lost++;
-            if (examples.size() < 5) {
-              examples.add("acknowledged Put of " + part.get(i) + " not read back");
+      List<String> pending = new ArrayList<>(snapshot.keySet());
+      List<Integer> countersPending = new ArrayList<>();
+      for (int c = 0; c < COUNTERS; c++) {
+        countersPending.add(c);
+      }
+      while (true) {
+        List<String> failed = new ArrayList<>();
+        for (int from = 0; from < pending.size(); from += 500) {
+          List<String> part = pending.subList(from, Math.min(pending.size(), from + 500));
+          if (System.nanoTime() > deadline) {
+            // Each failing read waits out the operation timeout: past the deadline the rest
+            // are not tried, and count as unreadable.
+            failed.addAll(part);
+            continue;
+          }
+          List<Get> gets = new ArrayList<>(part.size());
+          for (String r : part) {
+            gets.add(new Get(Bytes.toBytes(r)).addColumn(FAMILY, QUALIFIER));
+          }
+          Object[] answers = new Object[gets.size()];
+          Object[] results = new Object[gets.size()];
+          try {
+            bounded(() -> {
+              try {
+                t.batch(gets, answers);
+              } catch (IOException e) {
+                // Per row below: a Result was read, anything else was not.
+                return e.toString();
+              }
+              return null;
+            }, deadline);
+            System.arraycopy(answers, 0, results, 0, answers.length);
+          } catch (IOException e) {
+            // No answer in time (a client waiting on a region location that does not come):
+            // none of this part was read; its late answers are ignored.
+            lastFailure = e.getMessage();
+          }
+          for (int i = 0; i < results.length; i++) {
+            if (!(results[i] instanceof Result)) {
+              failed.add(part.get(i));
+              continue;
+            }
+            checked++;
+            byte[] v = ((Result) results[i]).getValue(FAMILY, QUALIFIER);
+            if (v == null || v.length < 8
+              || Bytes.toLong(Arrays.copyOf(v, 8)) != snapshot.get(part.get(i))) {
+              lost++;
+              if (examples.size() < 5) {
+                examples.add("acknowledged Put of " + part.get(i) + " not read back");
+              }
             }
           }
         }
-      }
-      for (int c = 0; c < COUNTERS; c++) {
-        Result r = t.get(new Get(counterRow(c)).addColumn(FAMILY, COUNT));
-        byte[] v = r.getValue(FAMILY, COUNT);
-        long n = v == null ? 0 : Bytes.toLong(v);
-        // Attempted is read after the value: an Increment applied since the read is in it too.
-        long attempted = incrementsAttempted.get(c);
-        if (n < counterAcked[c]) {
-          lost += counterAcked[c] - n;
-          examples.add("counter " + c + ": " + n + " < " + counterAcked[c] + " acknowledged");
-        } else if (n > attempted) {
-          duplicated += n - attempted;
-          examples.add("counter " + c + ": " + n + " > " + attempted + " attempted");
+        List<Integer> countersFailed = new ArrayList<>();
+        for (int c : countersPending) {
+          Result r;
+          if (System.nanoTime() > deadline) {
+            countersFailed.add(c);
+            continue;
+          }
+          Result[] got = new Result[1];
+          try {
+            String failure = bounded(() -> {
+              try {
+                got[0] = t.get(new Get(counterRow(c)).addColumn(FAMILY, COUNT));
+              } catch (IOException e) {
+                return e.toString();
+              }
+              return null;
+            }, deadline);
+            if (failure != null) {
+              throw new IOException(failure);
+            }
+          } catch (IOException e) {
+            lastFailure = e.getMessage();
+            countersFailed.add(c);
+            continue;
+          }
+          r = got[0];
+          checked += counterAcked[c];
+          byte[] v = r.getValue(FAMILY, COUNT);
+          long n = v == null ? 0 : Bytes.toLong(v);
+          // Attempted is read after the value: an Increment applied since the read is in it too.
+          long attempted = incrementsAttempted.get(c);
+          if (n < counterAcked[c]) {
+            lost += counterAcked[c] - n;
+            examples.add("counter " + c + ": " + n + " < " + counterAcked[c] + " acknowledged");
+          } else if (n > attempted) {
+            duplicated += n - attempted;
+            examples.add("counter " + c + ": " + n + " > " + attempted + " attempted");
+          }
+        }
+        pending = failed;
+        countersPending = countersFailed;
+        if ((pending.isEmpty() && countersPending.isEmpty()) || System.nanoTime() > deadline) {
+          break;
+        }
+        LOG.info("Verification: {} rows and {} counters not readable yet ({}); reading them "
+          + "again", pending.size(), countersPending.size(), lastFailure);
+        try {
+          Thread.sleep(5000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("verification interrupted");
         }
       }
+      long unreadable = pending.size();
+      for (int c : countersPending) {
+        unreadable += counterAcked[c];
+      }
+      if (unreadable > 0) {
+        examples.add(unreadable + " acknowledged writes in rows not readable within "
+          + patienceS + " s (" + lastFailure + ")");
+      }
+      return new Verdict(snapshot.size() + ackedIncrements, checked, lost, duplicated,
+        unreadable, examples);
     }
-    return new Verdict(snapshot.size() + COUNTERS, lost, duplicated, examples);
+  }
+
+  /** The longest one read of the verification may take, deadline or not. */
+  private static final long READ_LIMIT_S = 120;
+
+  /**
+   * Runs one read of the verification on a thread of its own and waits for it no longer than
+   * {@link #READ_LIMIT_S} nor past the deadline (at least 10 s): HBase's client can wait far
+   * longer than its operation timeout on region locations while meta is not served, and the
+   * verification must end. The read's failure message, or null; an IOException when it did not
+   * answer in time (the thread is left to finish on its own).
+   */
+  private static String bounded(java.util.concurrent.Callable<String> read, long deadlineNanos)
+    throws IOException {
+    java.util.concurrent.FutureTask<String> task = new java.util.concurrent.FutureTask<>(read);
+    Thread th = new Thread(task, "verifying-read");
+    th.setDaemon(true);
+    th.start();
+    long waitNanos = Math.max(java.util.concurrent.TimeUnit.SECONDS.toNanos(10), Math.min(
+      java.util.concurrent.TimeUnit.SECONDS.toNanos(READ_LIMIT_S),
+      deadlineNanos - System.nanoTime()));
+    try {
+      return task.get(waitNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      task.cancel(true);
+      throw new IOException("no answer within " + waitNanos / 1_000_000_000L + " s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("verification interrupted");
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause().toString();
+    }
   }
 
   @Override

@@ -40,16 +40,38 @@ public class ChaosReportTest {
     BufferedImage png = ImageIO.read(new File(dir, "throughput.png"));
     assertEquals(1100, png.getWidth());
     String md = Files.readString(new File(dir, "report.md").toPath());
-    assertTrue(md, md.contains("| kill-regionserver | regionserver-1 | 900 | 0 | 0 | 31.0 | 7.5 |"));
-    assertTrue(md, md.contains("| kill-namenode | namenode | 1500 | 0 | 0 | (not) | (not) |"));
+    assertTrue(md, md.contains("| kill-regionserver | regionserver-1 | 900 |  | 0 | 0 | 31.0 | 7.5 |"));
+    assertTrue(md, md.contains("| kill-namenode | namenode | 1500 |  | 0 | 0 | (not) | (not) |"));
     assertTrue(md, md.contains("[\"master\"] | **no** |"));
     assertTrue(md, md.contains("`--random 2 --seed 7` repeats it"));
     assertTrue(md, md.contains("zookeeper.session.timeout"));
     assertTrue(md, md.contains("All recovered: **no**"));
-    assertTrue(md, md.contains("| ram-tier-full | NVDIMM tier | 1200 | 0 | 0 | 2.0 | 3.0 |"));
+    assertTrue(md, md.contains("| ram-tier-full | NVDIMM tier | 1200 |  | 0 | 0 | 2.0 | 3.0 |"));
     assertTrue(md, md.contains("- `ram-tier-full`: ram_free_before_mb 500; "
       + "wal_blocks_while_full {\"DISK\":6}\n  - DataNode log: `a 'line'`"));
     assertTrue(md, md.contains("creation fallback (ALL_NVDIMM's: DISK)"));
     assertEquals(results, new ObjectMapper().readTree(new File(dir, "results.json")));
+  }
+
+  @Test
+  public void aHostFaultsLedgerSaysWhatWasLostUnderWhichWalPolicy() throws Exception {
+    JsonNode results = new ObjectMapper().readTree("{\"wal_policy\": \"ALL_NVDIMM\", "
+      + "\"wal_volatile_accepted\": true, \"faults\": [{\"fault\": \"power-loss\", "
+      + "\"daemon\": \"strata-h1, strata-h2 (datanode-1, regionserver-1, datanode-2)\", "
+      + "\"acked_writes\": 5000, \"checked\": 4990, \"lost\": 37, \"duplicated\": 0, "
+      + "\"unreadable\": 10, \"writes_resumed_s\": null, \"placement_converged_s\": 20.0, "
+      + "\"throughput_before\": 100, \"throughput_during\": 0, \"throughput_after\": 50, "
+      + "\"daemons_not_back\": [], \"recovered\": false, \"problems\": [\"acknowledged Put "
+      + "of p-x-01 not read back\"]}], \"markers\": [], \"acked_per_s\": [1, 2], "
+      + "\"schedule\": {\"random\": false, \"faults\": [\"power-loss\"], "
+      + "\"load_before_s\": [10]}, \"all_recovered\": false}");
+    String md = ChaosReport.markdown(results, "strata chaos --faults power-loss");
+    assertTrue(md, md.contains("WAL storage policy: `ALL_NVDIMM` (`strata.unsafe.wal.volatile"
+      + ".accept=true`"));
+    assertTrue(md, md.contains("| 5000 | 4990 (**10 unreadable**) | 37 | 0 | (not) | 20.0 |"));
+    assertTrue(md, md.contains("- `power-loss`: at least 37 of 5000 acknowledged writes lost; 10 could not be read (not "
+      + "known whether kept) (checked "
+      + "4990, duplicated 0, unreadable 10)\n  - acknowledged Put of p-x-01 not read back"));
+    assertTrue(md, md.contains("none under ALL_NVDIMM"));
   }
 }
