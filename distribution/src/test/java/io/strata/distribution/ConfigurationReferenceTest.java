@@ -132,41 +132,12 @@ public class ConfigurationReferenceTest {
   static void readConstants(InputStream raw, String where, Map<String, String> out)
       throws IOException {
     DataInputStream in = new DataInputStream(raw);
-    if (in.readInt() != 0xCAFEBABE) {
+    ConstantPool pool = ConstantPool.read(in, where);
+    if (pool == null) {
       throw new IOException("not a class file: " + where);
     }
-    in.readUnsignedShort();
-    in.readUnsignedShort();
-    int count = in.readUnsignedShort();
-    String[] utf8 = new String[count];
-    int[] stringIndex = new int[count];
-    for (int i = 1; i < count; i++) {
-      int tag = in.readUnsignedByte();
-      switch (tag) {
-        case 1: // Utf8
-          utf8[i] = in.readUTF();
-          break;
-        case 8: // String
-          stringIndex[i] = in.readUnsignedShort();
-          break;
-        case 7: case 16: case 19: case 20: // Class, MethodType, Module, Package
-          in.readUnsignedShort();
-          break;
-        case 15: // MethodHandle
-          in.readUnsignedByte();
-          in.readUnsignedShort();
-          break;
-        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
-          in.readInt();
-          break;
-        case 5: case 6: // Long, Double: two slots
-          in.readLong();
-          i++;
-          break;
-        default:
-          throw new IOException("constant pool tag " + tag + " in " + where);
-      }
-    }
+    String[] utf8 = pool.utf8;
+    int[] stringIndex = pool.stringIndex;
     in.readUnsignedShort(); // access flags
     in.readUnsignedShort(); // this
     in.readUnsignedShort(); // super

@@ -144,40 +144,15 @@ public class UpstreamKeySpellingTest {
     }
   }
 
-  /** Adds the key-shaped UTF-8 entries of a class file's constant pool (JVMS 4.4). */
+  /** Adds the key-shaped UTF-8 entries of a class file's constant pool. */
   private static void readStrings(InputStream raw, Set<String> out) throws IOException {
-    DataInputStream in = new DataInputStream(raw);
-    if (in.readInt() != 0xCAFEBABE) {
+    ConstantPool pool = ConstantPool.read(new DataInputStream(raw), "an upstream class");
+    if (pool == null) {
       return;
     }
-    in.readUnsignedShort();
-    in.readUnsignedShort();
-    int count = in.readUnsignedShort();
-    for (int i = 1; i < count; i++) {
-      int tag = in.readUnsignedByte();
-      switch (tag) {
-        case 1:
-          String s = in.readUTF();
-          if (KEY.matcher(s).matches()) {
-            out.add(s);
-          }
-          break;
-        case 7: case 8: case 16: case 19: case 20:
-          in.readUnsignedShort();
-          break;
-        case 15:
-          in.readUnsignedByte();
-          in.readUnsignedShort();
-          break;
-        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
-          in.readInt();
-          break;
-        case 5: case 6:
-          in.readLong();
-          i++;
-          break;
-        default:
-          throw new IOException("constant pool tag " + tag);
+    for (String s : pool.utf8) {
+      if (s != null && KEY.matcher(s).matches()) {
+        out.add(s);
       }
     }
   }

@@ -134,9 +134,15 @@ public final class TieringKeys {
   }
 
   private static boolean strictBoolean(Configuration conf, String key, boolean dflt) {
+    Boolean b = parsedBoolean(conf, key);
+    return b == null ? dflt : b;
+  }
+
+  /** The key's true or false, null when unset; anything else is an error naming the key. */
+  private static Boolean parsedBoolean(Configuration conf, String key) {
     String v = conf.getTrimmed(key);
     if (v == null || v.isEmpty()) {
-      return dflt;
+      return null;
     }
     switch (v.toLowerCase(Locale.ROOT)) {
       case "true":
@@ -147,6 +153,7 @@ public final class TieringKeys {
         throw new IllegalArgumentException(key + " = '" + v + "' is not true or false");
     }
   }
+
 
   /**
    * Whether HBase itself asks the Storage Policy Satisfier to move the blocks of an HFile or WAL it
@@ -188,18 +195,12 @@ public final class TieringKeys {
   }
 
   private static boolean bool(Configuration conf, String key, boolean dflt) {
-    String v = conf.getTrimmed(key);
-    if (v == null || v.isEmpty()) {
+    try {
+      return strictBoolean(conf, key, dflt);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("{}; using {}", e.getMessage(), dflt);
       return dflt;
     }
-    switch (v.toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        LOG.warn("{} = '{}' is not true or false; using {}", key, v, dflt);
-        return dflt;
-    }
   }
+
 }
