@@ -45,15 +45,28 @@ strata_daemon_pid() {
   printf '%s\n' "$pid"
 }
 
-# strata_wait_gone PID PIDFILE SECONDS: waits until PID is no longer PIDFILE's daemon; fails
-# when it still is after SECONDS.
+# strata_pid_gone PID PIDFILE: true when process PID, PIDFILE's daemon a moment ago, has gone:
+# no such process, or the pid is now another process's. An exiting process (its command line
+# already empty, a zombie not yet reaped) still holds its pid, which no other process can take
+# until then: it is not gone yet.
+strata_pid_gone() {
+  local pid="$1" cmdline
+  kill -0 "$pid" 2>/dev/null || return 0
+  strata_pid_is_daemon "$pid" "$2" && return 1
+  [ -d /proc/self ] || return 0
+  cmdline=$(tr -d '\0' <"/proc/$pid/cmdline" 2>/dev/null) || return 0
+  [ -n "$cmdline" ]
+}
+
+# strata_wait_gone PID PIDFILE SECONDS: waits until PID, PIDFILE's daemon, has gone (exited and
+# been reaped); fails when it has not after SECONDS.
 strata_wait_gone() {
   local pid="$1" file="$2" i
   for ((i = 0; i < $3 * 4; i++)); do
-    strata_pid_is_daemon "$pid" "$file" || return 0
+    strata_pid_gone "$pid" "$file" && return 0
     sleep 0.25
   done
-  ! strata_pid_is_daemon "$pid" "$file"
+  strata_pid_gone "$pid" "$file"
 }
 
 # strata_wait_started PID PIDFILE SECONDS: waits until a just-started PID carries its marker (it
