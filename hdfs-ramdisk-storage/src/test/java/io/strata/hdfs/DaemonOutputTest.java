@@ -41,6 +41,8 @@ public class DaemonOutputTest {
     WriterAppender appender = new WriterAppender(new PatternLayout("%p %c{1} %m%n"), log);
     Logger logger = Logger.getLogger(SatisfierTool.class);
     logger.addAppender(appender);
+    // Only this appender: the tests' console appender would write the log lines to stdout.
+    logger.setAdditivity(false);
     try {
       PrintStream out = DaemonOutput.forTool(SatisfierTool.class);
       out.println("{\"pending\": 0}");
@@ -50,6 +52,7 @@ public class DaemonOutputTest {
       out.println();
     } finally {
       logger.removeAppender(appender);
+      logger.setAdditivity(true);
     }
     assertEquals("INFO SatisfierTool {\"pending\": 0}\nINFO SatisfierTool two parts\n",
       log.toString());
