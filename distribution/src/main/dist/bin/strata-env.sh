@@ -9,9 +9,12 @@
 #   STRATA_HEAP          heap of the tools (default 1g)
 #   STRATA_LOG_DIR, STRATA_PID_DIR   where daemons started by bin/ log and keep pids
 #                        (default: $STRATA_HOME/logs, $STRATA_HOME/run)
+#   STRATA_LOG_MAX_SIZE, STRATA_LOG_BACKUPS   size cap of a daemon's log file and how many
+#                        rolled ones it keeps (default 64MB, 5)
 
 STRATA_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export STRATA_HOME
+. "$STRATA_HOME/bin/strata-daemon.sh"
 
 if [ -n "${JAVA_HOME:-}" ]; then JAVA="$JAVA_HOME/bin/java"; else JAVA="$(command -v java || true)"; fi
 if [ -z "$JAVA" ] || ! "$JAVA" -version >/dev/null 2>&1; then
@@ -52,48 +55,61 @@ strata_run() {
   esac
   local conf
   conf="$(strata_conf_cp)"
+  # Started by strata_daemon start: the daemon's marker, rolling log, GC log and OOM exit.
+  STRATA_DAEMON_OPTS=()
+  if [ -n "${STRATA_DAEMON_NAME:-}" ]; then
+    strata_daemon_opts "$STRATA_DAEMON_NAME" "$STRATA_DAEMON_PID_FILE" "$STRATA_LOG_DIR" || exit 1
+    STRATA_DAEMON_OPTS+=(-Dlog4j.configuration="file:$STRATA_HOME/conf/log4j.properties")
+    unset STRATA_DAEMON_NAME STRATA_DAEMON_PID_FILE
+  fi
   # shellcheck disable=SC2086
-  exec "$JAVA" -Xmx"${STRATA_HEAP:-1g}" $STRATA_JVM_OPTS \
+  exec "$JAVA" -Xmx"${STRATA_HEAP:-1g}" $STRATA_JVM_OPTS ${STRATA_DAEMON_OPTS[@]+"${STRATA_DAEMON_OPTS[@]}"} \
     -Djava.library.path="$STRATA_HOME/lib/native" \
     -cp "${conf:+$conf:}$cp:$(strata_upstream_cp)" "$main" "$@"
 }
 
 # Daemon control for a main class: strata_daemon NAME SIDE MAIN start|stop|status|run ARGS...
+# A pid file is trusted only while its process carries the file's marker (strata-daemon.sh).
 strata_daemon() {
   local name="$1" side="$2" main="$3" action="${4:-}"; shift 4 || shift $#
   local pid_file="$STRATA_PID_DIR/$name.pid" log_file="$STRATA_LOG_DIR/$name.log"
+  local out_file="$STRATA_LOG_DIR/$name.out" pid
   case "$action" in
     start)
       mkdir -p "$STRATA_PID_DIR" "$STRATA_LOG_DIR"
-      if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-        echo "$name is already running, pid $(cat "$pid_file")"; return 0
+      if pid=$(strata_daemon_pid "$pid_file"); then
+        echo "$name is already running, pid $pid"; return 0
       fi
-      nohup "$0" run "$@" >>"$log_file" 2>&1 </dev/null &
-      echo $! >"$pid_file"
-      sleep 2
-      if kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-        echo "$name started, pid $(cat "$pid_file"), log $log_file"
+      strata_rotate "$out_file" 5
+      STRATA_DAEMON_NAME="$name" STRATA_DAEMON_PID_FILE="$pid_file" \
+        nohup "$0" run "$@" >"$out_file" 2>&1 </dev/null &
+      pid=$!
+      echo "$pid" >"$pid_file"
+      if strata_wait_started "$pid" "$pid_file" 30; then sleep 2; fi
+      if strata_pid_is_daemon "$pid" "$pid_file"; then
+        echo "$name started, pid $pid, log $log_file (stdout and stderr: $out_file)"
       else
-        echo "$name failed to start; last lines of $log_file:" >&2
-        tail -20 "$log_file" >&2; rm -f "$pid_file"; return 1
+        echo "$name failed to start; last lines of $out_file and $log_file:" >&2
+        tail -20 "$out_file" >&2; tail -20 "$log_file" >&2 2>/dev/null || true
+        rm -f "$pid_file"; return 1
       fi ;;
     stop)
       if [ ! -f "$pid_file" ]; then echo "$name is not running (no $pid_file)"; return 0; fi
-      local pid; pid="$(cat "$pid_file")"
-      if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid"
-        for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-        if kill -0 "$pid" 2>/dev/null; then
-          echo "$name (pid $pid) did not stop within 30 s of TERM: killing it" >&2; kill -9 "$pid"
+      if pid=$(strata_daemon_pid "$pid_file"); then
+        kill "$pid" 2>/dev/null || true
+        if ! strata_wait_gone "$pid" "$pid_file" 30; then
+          echo "$name (pid $pid) did not stop within 30 s of TERM: killing it" >&2
+          kill -9 "$pid" 2>/dev/null || true
         fi
         echo "$name stopped (pid $pid)"
       else
-        echo "$name was not running (stale pid $pid)"
+        echo "$name was not running (stale pid file $pid_file: pid $(head -c 20 "$pid_file")" \
+          "is gone or is not $name; left alone)"
       fi
       rm -f "$pid_file" ;;
     status)
-      if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-        echo "$name is running, pid $(cat "$pid_file"), log $log_file"
+      if pid=$(strata_daemon_pid "$pid_file"); then
+        echo "$name is running, pid $pid, log $log_file"
       else
         echo "$name is not running"; return 3
       fi ;;

@@ -118,6 +118,16 @@ public class DistributionClusterIT {
       assertTrue(d + ": a pid of its own", pids.add(d.get("pid").asLong()));
       assertTrue(ProcessHandle.of(d.get("pid").asLong()).isPresent());
       roles.add(d.get("role").asText());
+      // bin/'s daemon hygiene: the JVM carries its pid file's marker (status trusts the pid
+      // only then), exits on OutOfMemoryError, and logs to a rolling file and a GC log.
+      String cmdline = Files.readString(Path.of("/proc/" + d.get("pid").asLong() + "/cmdline"))
+        .replace('\0', ' ');
+      assertTrue(cmdline, cmdline.contains(" -Dstrata.pid.file=" + clusterDir.toPath()
+        .toRealPath() + "/run/" + d.get("name").asText() + ".pid "));
+      assertTrue(cmdline, cmdline.contains(" -XX:+ExitOnOutOfMemoryError "));
+      String log = d.get("log").asText();
+      assertTrue(log, new File(log).isFile());
+      assertTrue(log, new File(log.substring(0, log.length() - 4) + "-gc.log").isFile());
     }
     assertEquals(List.of("zookeeper", "namenode", "datanode", "datanode", "datanode", "satisfier",
       "tier-mover", "master", "regionserver", "regionserver"), roles);

@@ -2,6 +2,7 @@ package io.strata.hdfs.sps;
 
 import io.strata.cli.CommandLines;
 import io.strata.cli.UntilStopped;
+import io.strata.hdfs.DaemonOutput;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -38,7 +39,8 @@ public final class SatisfierTool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(run(args, new HdfsConfiguration(), System.out));
+    // Started by bin/ as a daemon: the status lines go to its (size-capped) log.
+    System.exit(run(args, new HdfsConfiguration(), DaemonOutput.forTool(SatisfierTool.class)));
   }
 
   static int run(String[] args, Configuration conf, PrintStream out) throws Exception {

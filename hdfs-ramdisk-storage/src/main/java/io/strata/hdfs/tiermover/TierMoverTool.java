@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.cli.UntilStopped;
+import io.strata.hdfs.DaemonOutput;
 import io.strata.hdfs.HdfsKeys;
 import java.io.File;
 import java.io.IOException;
@@ -46,7 +47,8 @@ public final class TierMoverTool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(run(args, new HdfsConfiguration(), System.out));
+    // Started by bin/ as a daemon: the status lines go to its (size-capped) log.
+    System.exit(run(args, new HdfsConfiguration(), DaemonOutput.forTool(TierMoverTool.class)));
   }
 
   public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
