@@ -3,6 +3,7 @@ package io.strata.cli;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
@@ -122,7 +123,45 @@ public final class CommandLines {
   }
 
   /** A command line and the settings a command made of it. */
-  public record Parsed<S>(CommandLine line, S settings) {
+  public static final class Parsed<S> {
+    private final CommandLine line;
+    private final S settings;
+
+    public Parsed(CommandLine line, S settings) {
+      this.line = line;
+      this.settings = settings;
+    }
+
+    public CommandLine line() {
+      return line;
+    }
+
+    public S settings() {
+      return settings;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Parsed)) {
+        return false;
+      }
+      Parsed<?> o = (Parsed<?>) other;
+      return Objects.equals(line, o.line)
+        && Objects.equals(settings, o.settings);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(line, settings);
+    }
+
+    @Override
+    public String toString() {
+      return "Parsed[line=" + line + ", settings=" + settings + "]";
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.strata.pcm;
 
 import java.util.Collection;
+import java.util.Objects;
 import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.TableName;
 
@@ -10,7 +11,45 @@ import org.apache.hadoop.hbase.TableName;
  */
 public interface InsertCounter {
   /** Cumulative sampled Puts on one table and how many of them wrote a new row. */
-  record InsertCounts(long sampled, long inserting) {
+  final class InsertCounts {
+    private final long sampled;
+    private final long inserting;
+
+    public InsertCounts(long sampled, long inserting) {
+      this.sampled = sampled;
+      this.inserting = inserting;
+    }
+
+    public long sampled() {
+      return sampled;
+    }
+
+    public long inserting() {
+      return inserting;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof InsertCounts)) {
+        return false;
+      }
+      InsertCounts o = (InsertCounts) other;
+      return sampled == o.sampled
+        && inserting == o.inserting;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(sampled, inserting);
+    }
+
+    @Override
+    public String toString() {
+      return "InsertCounts[sampled=" + sampled + ", inserting=" + inserting + "]";
+    }
   }
 
   /**

@@ -70,10 +70,11 @@ public final class InsertSampler implements RegionCoprocessor, RegionObserver {
    * and the Get metrics), and the sampler must leave upstream's counts as they are.
    */
   static boolean rowExists(Region region, Put put) throws IOException {
-    if (!(region instanceof HRegion r)) {
+    if (!(region instanceof HRegion)) {
       throw new IOException("region " + region.getRegionInfo().getEncodedName() + " is a "
         + region.getClass().getName() + ", not an HRegion");
     }
+    HRegion r = (HRegion) region;
     byte[] row = put.getRow();
     Scan scan = new Scan().withStartRow(row).withStopRow(row, true).readVersions(1);
     long readPt = r.getReadPoint(IsolationLevel.READ_COMMITTED);
@@ -103,9 +104,10 @@ public final class InsertSampler implements RegionCoprocessor, RegionObserver {
 
   @Override
   public void start(CoprocessorEnvironment env) throws IOException {
-    if (!(env instanceof RegionCoprocessorEnvironment rce)) {
+    if (!(env instanceof RegionCoprocessorEnvironment)) {
       return;
     }
+    RegionCoprocessorEnvironment rce = (RegionCoprocessorEnvironment) env;
     // A bad value stops the region from opening with the key named, like any other bad site key.
     every = PcmKeys.insertSampleEvery(rce.getConfiguration());
     TableName table = rce.getRegionInfo().getTable();

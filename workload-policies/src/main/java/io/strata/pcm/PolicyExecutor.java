@@ -91,8 +91,68 @@ public final class PolicyExecutor {
   }
 
   /** A plan: descriptor changes to apply, settings left to a restart, advice. Immutable. */
-  public record Plan(TableName table, Recommendation recommendation, List<Change> changes,
-    List<Recommendation.Setting> restart, List<Recommendation.Setting> advice) {
+  public static final class Plan {
+    private final TableName table;
+    private final Recommendation recommendation;
+    private final List<Change> changes;
+    private final List<Recommendation.Setting> restart;
+    private final List<Recommendation.Setting> advice;
+
+    public Plan(TableName table, Recommendation recommendation, List<Change> changes,
+      List<Recommendation.Setting> restart, List<Recommendation.Setting> advice) {
+      this.table = table;
+      this.recommendation = recommendation;
+      this.changes = changes;
+      this.restart = restart;
+      this.advice = advice;
+    }
+
+    public TableName table() {
+      return table;
+    }
+
+    public Recommendation recommendation() {
+      return recommendation;
+    }
+
+    public List<Change> changes() {
+      return changes;
+    }
+
+    public List<Recommendation.Setting> restart() {
+      return restart;
+    }
+
+    public List<Recommendation.Setting> advice() {
+      return advice;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Plan)) {
+        return false;
+      }
+      Plan o = (Plan) other;
+      return Objects.equals(table, o.table)
+        && Objects.equals(recommendation, o.recommendation)
+        && Objects.equals(changes, o.changes)
+        && Objects.equals(restart, o.restart)
+        && Objects.equals(advice, o.advice);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(table, recommendation, changes, restart, advice);
+    }
+
+    @Override
+    public String toString() {
+      return "Plan[table=" + table + ", recommendation=" + recommendation + ", changes=" + changes +
+        ", restart=" + restart + ", advice=" + advice + "]";
+    }
   }
 
   /**

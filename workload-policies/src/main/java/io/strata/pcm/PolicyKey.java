@@ -2,6 +2,7 @@ package io.strata.pcm;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -14,7 +15,34 @@ import java.util.Set;
  *               configuration key, site key, or hbase-env.sh variable
  * @param kind   how its value is checked
  */
-public record PolicyKey(String name, Scope scope, String target, Kind kind) {
+public final class PolicyKey {
+  private final String name;
+  private final Scope scope;
+  private final String target;
+  private final Kind kind;
+
+  public PolicyKey(String name, Scope scope, String target, Kind kind) {
+    this.name = name;
+    this.scope = scope;
+    this.target = target;
+    this.kind = kind;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Scope scope() {
+    return scope;
+  }
+
+  public String target() {
+    return target;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
 
   /** How a value is checked. */
   public enum Kind {
@@ -139,5 +167,31 @@ public record PolicyKey(String name, Scope scope, String target, Kind kind) {
         return PolicyValue.text(s);
       }
     }
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof PolicyKey)) {
+      return false;
+    }
+    PolicyKey o = (PolicyKey) other;
+    return Objects.equals(name, o.name)
+      && Objects.equals(scope, o.scope)
+      && Objects.equals(target, o.target)
+      && Objects.equals(kind, o.kind);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, scope, target, kind);
+  }
+
+  @Override
+  public String toString() {
+    return "PolicyKey[name=" + name + ", scope=" + scope + ", target=" + target +
+      ", kind=" + kind + "]";
   }
 }

@@ -1,6 +1,7 @@
 package io.strata.pcm;
 
 import java.util.Collection;
+import java.util.Objects;
 import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.TableName;
 
@@ -10,7 +11,45 @@ import org.apache.hadoop.hbase.TableName;
  */
 public interface ReadOpCounter {
   /** Cumulative Get and Scan (next) operations on one table, summed over servers. */
-  record ReadOps(long gets, long scans) {
+  final class ReadOps {
+    private final long gets;
+    private final long scans;
+
+    public ReadOps(long gets, long scans) {
+      this.gets = gets;
+      this.scans = scans;
+    }
+
+    public long gets() {
+      return gets;
+    }
+
+    public long scans() {
+      return scans;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof ReadOps)) {
+        return false;
+      }
+      ReadOps o = (ReadOps) other;
+      return gets == o.gets
+        && scans == o.scans;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(gets, scans);
+    }
+
+    @Override
+    public String toString() {
+      return "ReadOps[gets=" + gets + ", scans=" + scans + "]";
+    }
   }
 
   /**

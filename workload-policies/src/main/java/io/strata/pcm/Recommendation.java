@@ -1,6 +1,7 @@
 package io.strata.pcm;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The policy of a class worked out for one table on one cluster. Immutable.
@@ -14,8 +15,54 @@ import java.util.List;
  * @param preSplitRegions P = N x #RegionServers, 0 when the policy does not pre-split
  * @param settings        every setting, resolved to its value
  */
-public record Recommendation(WorkloadClass workload, String policySource, long x, long heapBytes,
-  boolean heapFromRam, int preSplitRegions, List<Setting> settings) {
+public final class Recommendation {
+  private final WorkloadClass workload;
+  private final String policySource;
+  private final long x;
+  private final long heapBytes;
+  private final boolean heapFromRam;
+  private final int preSplitRegions;
+  private final List<Setting> settings;
+
+  public Recommendation(WorkloadClass workload, String policySource, long x, long heapBytes,
+    boolean heapFromRam, int preSplitRegions, List<Setting> settings) {
+    settings = List.copyOf(settings);
+    this.workload = workload;
+    this.policySource = policySource;
+    this.x = x;
+    this.heapBytes = heapBytes;
+    this.heapFromRam = heapFromRam;
+    this.preSplitRegions = preSplitRegions;
+    this.settings = settings;
+  }
+
+  public WorkloadClass workload() {
+    return workload;
+  }
+
+  public String policySource() {
+    return policySource;
+  }
+
+  public long x() {
+    return x;
+  }
+
+  public long heapBytes() {
+    return heapBytes;
+  }
+
+  public boolean heapFromRam() {
+    return heapFromRam;
+  }
+
+  public int preSplitRegions() {
+    return preSplitRegions;
+  }
+
+  public List<Setting> settings() {
+    return settings;
+  }
 
   /**
    * One resolved setting.
@@ -26,10 +73,97 @@ public record Recommendation(WorkloadClass workload, String policySource, long x
    * @param value the value for this cluster
    * @param rule  as written in the policy (e.g. {@code 128MB*X})
    */
-  public record Setting(String key, Scope scope, String target, String value, String rule) {
+  public static final class Setting {
+    private final String key;
+    private final Scope scope;
+    private final String target;
+    private final String value;
+    private final String rule;
+
+    public Setting(String key, Scope scope, String target, String value, String rule) {
+      this.key = key;
+      this.scope = scope;
+      this.target = target;
+      this.value = value;
+      this.rule = rule;
+    }
+
+    public String key() {
+      return key;
+    }
+
+    public Scope scope() {
+      return scope;
+    }
+
+    public String target() {
+      return target;
+    }
+
+    public String value() {
+      return value;
+    }
+
+    public String rule() {
+      return rule;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Setting)) {
+        return false;
+      }
+      Setting o = (Setting) other;
+      return Objects.equals(key, o.key)
+        && Objects.equals(scope, o.scope)
+        && Objects.equals(target, o.target)
+        && Objects.equals(value, o.value)
+        && Objects.equals(rule, o.rule);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(key, scope, target, value, rule);
+    }
+
+    @Override
+    public String toString() {
+      return "Setting[key=" + key + ", scope=" + scope + ", target=" + target + ", value=" + value +
+        ", rule=" + rule + "]";
+    }
   }
 
-  public Recommendation {
-    settings = List.copyOf(settings);
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof Recommendation)) {
+      return false;
+    }
+    Recommendation o = (Recommendation) other;
+    return Objects.equals(workload, o.workload)
+      && Objects.equals(policySource, o.policySource)
+      && x == o.x
+      && heapBytes == o.heapBytes
+      && heapFromRam == o.heapFromRam
+      && preSplitRegions == o.preSplitRegions
+      && Objects.equals(settings, o.settings);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(workload, policySource, x, heapBytes, heapFromRam, preSplitRegions,
+      settings);
+  }
+
+  @Override
+  public String toString() {
+    return "Recommendation[workload=" + workload + ", policySource=" + policySource + ", x=" + x +
+      ", heapBytes=" + heapBytes + ", heapFromRam=" + heapFromRam +
+      ", preSplitRegions=" + preSplitRegions + ", settings=" + settings + "]";
   }
 }

@@ -3,6 +3,7 @@ package io.strata.pcm;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,52 @@ public final class WatchLoop {
    * @param failures one line per failed round
    * @param gaveUp   the run stopped after too many failed rounds in a row
    */
-  public record Result(List<String> applied, List<String> failures, boolean gaveUp) {
+  public static final class Result {
+    private final List<String> applied;
+    private final List<String> failures;
+    private final boolean gaveUp;
+
+    public Result(List<String> applied, List<String> failures, boolean gaveUp) {
+      this.applied = applied;
+      this.failures = failures;
+      this.gaveUp = gaveUp;
+    }
+
+    public List<String> applied() {
+      return applied;
+    }
+
+    public List<String> failures() {
+      return failures;
+    }
+
+    public boolean gaveUp() {
+      return gaveUp;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Result)) {
+        return false;
+      }
+      Result o = (Result) other;
+      return Objects.equals(applied, o.applied)
+        && Objects.equals(failures, o.failures)
+        && gaveUp == o.gaveUp;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(applied, failures, gaveUp);
+    }
+
+    @Override
+    public String toString() {
+      return "Result[applied=" + applied + ", failures=" + failures + ", gaveUp=" + gaveUp + "]";
+    }
   }
 
   private final WorkloadMonitor monitor;

@@ -1,6 +1,7 @@
 package io.strata.pcm;
 
 import java.io.IOException;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.hadoop.hbase.TableName;
 
@@ -42,9 +43,75 @@ public final class WorkloadMonitor {
    * @param stable   the stable class after this observation; null before one held
    * @param run      consecutive windows the current class has held
    */
-  public record Observation(TableSample sample, WorkloadRates rates,
-    Optional<WorkloadClass> observed, Optional<WorkloadClass> changed, WorkloadClass stable,
-    int run) {
+  public static final class Observation {
+    private final TableSample sample;
+    private final WorkloadRates rates;
+    private final Optional<WorkloadClass> observed;
+    private final Optional<WorkloadClass> changed;
+    private final WorkloadClass stable;
+    private final int run;
+
+    public Observation(TableSample sample, WorkloadRates rates, Optional<WorkloadClass> observed,
+      Optional<WorkloadClass> changed, WorkloadClass stable, int run) {
+      this.sample = sample;
+      this.rates = rates;
+      this.observed = observed;
+      this.changed = changed;
+      this.stable = stable;
+      this.run = run;
+    }
+
+    public TableSample sample() {
+      return sample;
+    }
+
+    public WorkloadRates rates() {
+      return rates;
+    }
+
+    public Optional<WorkloadClass> observed() {
+      return observed;
+    }
+
+    public Optional<WorkloadClass> changed() {
+      return changed;
+    }
+
+    public WorkloadClass stable() {
+      return stable;
+    }
+
+    public int run() {
+      return run;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Observation)) {
+        return false;
+      }
+      Observation o = (Observation) other;
+      return Objects.equals(sample, o.sample)
+        && Objects.equals(rates, o.rates)
+        && Objects.equals(observed, o.observed)
+        && Objects.equals(changed, o.changed)
+        && Objects.equals(stable, o.stable)
+        && run == o.run;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(sample, rates, observed, changed, stable, run);
+    }
+
+    @Override
+    public String toString() {
+      return "Observation[sample=" + sample + ", rates=" + rates + ", observed=" + observed +
+        ", changed=" + changed + ", stable=" + stable + ", run=" + run + "]";
+    }
   }
 
   /** Reads, classifies and debounces once. */

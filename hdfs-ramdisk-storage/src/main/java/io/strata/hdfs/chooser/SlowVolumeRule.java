@@ -1,6 +1,7 @@
 package io.strata.hdfs.chooser;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Which volumes of one storage type are slow: those whose latency is above both {@code ratio}
@@ -23,8 +24,67 @@ final class SlowVolumeRule {
   }
 
   /** The judgement of one volume, with the figures behind it (for the operator's log). */
-  record Verdict(boolean slow, double latencyMs, double peerMedianMs, int peers,
-    double limitMs) {
+  static final class Verdict {
+    private final boolean slow;
+    private final double latencyMs;
+    private final double peerMedianMs;
+    private final int peers;
+    private final double limitMs;
+
+    Verdict(boolean slow, double latencyMs, double peerMedianMs, int peers, double limitMs) {
+      this.slow = slow;
+      this.latencyMs = latencyMs;
+      this.peerMedianMs = peerMedianMs;
+      this.peers = peers;
+      this.limitMs = limitMs;
+    }
+
+    public boolean slow() {
+      return slow;
+    }
+
+    public double latencyMs() {
+      return latencyMs;
+    }
+
+    public double peerMedianMs() {
+      return peerMedianMs;
+    }
+
+    public int peers() {
+      return peers;
+    }
+
+    public double limitMs() {
+      return limitMs;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Verdict)) {
+        return false;
+      }
+      Verdict o = (Verdict) other;
+      return slow == o.slow
+        && Double.compare(latencyMs, o.latencyMs) == 0
+        && Double.compare(peerMedianMs, o.peerMedianMs) == 0
+        && peers == o.peers
+        && Double.compare(limitMs, o.limitMs) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(slow, latencyMs, peerMedianMs, peers, limitMs);
+    }
+
+    @Override
+    public String toString() {
+      return "Verdict[slow=" + slow + ", latencyMs=" + latencyMs +
+        ", peerMedianMs=" + peerMedianMs + ", peers=" + peers + ", limitMs=" + limitMs + "]";
+    }
   }
 
   /**

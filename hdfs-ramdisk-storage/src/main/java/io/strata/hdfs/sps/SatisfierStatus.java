@@ -2,6 +2,7 @@ package io.strata.hdfs.sps;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
 
 /**
  * What is known about the Storage Policy Satisfier serving a namespace. Immutable.
@@ -17,8 +18,48 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *   restarted for it, or {@link #UNKNOWN} for a satisfier in another process
  * @param lastStall why the files it held were not on their tier at its last stall, or null
  */
-public record SatisfierStatus(boolean running, String where, long restarts, String lastFailure,
-  long stalls, String lastStall) {
+public final class SatisfierStatus {
+  private final boolean running;
+  private final String where;
+  private final long restarts;
+  private final String lastFailure;
+  private final long stalls;
+  private final String lastStall;
+
+  public SatisfierStatus(boolean running, String where, long restarts, String lastFailure,
+    long stalls, String lastStall) {
+    this.running = running;
+    this.where = where;
+    this.restarts = restarts;
+    this.lastFailure = lastFailure;
+    this.stalls = stalls;
+    this.lastStall = lastStall;
+  }
+
+  public boolean running() {
+    return running;
+  }
+
+  public String where() {
+    return where;
+  }
+
+  public long restarts() {
+    return restarts;
+  }
+
+  public String lastFailure() {
+    return lastFailure;
+  }
+
+  public long stalls() {
+    return stalls;
+  }
+
+  public String lastStall() {
+    return lastStall;
+  }
+
   /** The restart or stall count of a satisfier in another process: not known from here. */
   public static final long UNKNOWN = -1;
 
@@ -62,5 +103,27 @@ public record SatisfierStatus(boolean running, String where, long restarts, Stri
         .append(" (last: ").append(lastStall).append(')');
     }
     return b.toString();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof SatisfierStatus)) {
+      return false;
+    }
+    SatisfierStatus o = (SatisfierStatus) other;
+    return running == o.running
+      && Objects.equals(where, o.where)
+      && restarts == o.restarts
+      && Objects.equals(lastFailure, o.lastFailure)
+      && stalls == o.stalls
+      && Objects.equals(lastStall, o.lastStall);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(running, where, restarts, lastFailure, stalls, lastStall);
   }
 }

@@ -1,6 +1,7 @@
 package io.strata.hdfs.tiermover;
 
 import io.strata.metrics.Percentiles;
+import java.util.Objects;
 
 /**
  * The most recent lags (ms), for percentiles that follow the current behaviour. Thread-safe:
@@ -24,6 +25,58 @@ public final class LagSamples {
   }
 
   /** Count, p50 and p99 of the recent samples, and the maximum ever seen. */
-  public record Snapshot(long count, long p50, long p99, long max) {
+  public static final class Snapshot {
+    private final long count;
+    private final long p50;
+    private final long p99;
+    private final long max;
+
+    public Snapshot(long count, long p50, long p99, long max) {
+      this.count = count;
+      this.p50 = p50;
+      this.p99 = p99;
+      this.max = max;
+    }
+
+    public long count() {
+      return count;
+    }
+
+    public long p50() {
+      return p50;
+    }
+
+    public long p99() {
+      return p99;
+    }
+
+    public long max() {
+      return max;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Snapshot)) {
+        return false;
+      }
+      Snapshot o = (Snapshot) other;
+      return count == o.count
+        && p50 == o.p50
+        && p99 == o.p99
+        && max == o.max;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(count, p50, p99, max);
+    }
+
+    @Override
+    public String toString() {
+      return "Snapshot[count=" + count + ", p50=" + p50 + ", p99=" + p99 + ", max=" + max + "]";
+    }
   }
 }

@@ -2,6 +2,7 @@ package io.strata.hdfs.tiermover;
 
 import io.strata.hdfs.HdfsKeys;
 import java.util.List;
+import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -21,9 +22,78 @@ import org.apache.hadoop.conf.Configuration;
  * @param spsJournalDir  the satisfier's journal of the files it holds, read to tell a stale
  *                       "being satisfied" mark from a held one
  */
-record TierMoverSettings(List<String> followed, long settleMs, long checkMs, long checkMaxMs,
-  long rerequestMs, long giveUpMs, long recheckMs, int maxQueued, long saveIntervalMs,
-  long noProgressMs, String spsJournalDir) {
+final class TierMoverSettings {
+  private final List<String> followed;
+  private final long settleMs;
+  private final long checkMs;
+  private final long checkMaxMs;
+  private final long rerequestMs;
+  private final long giveUpMs;
+  private final long recheckMs;
+  private final int maxQueued;
+  private final long saveIntervalMs;
+  private final long noProgressMs;
+  private final String spsJournalDir;
+
+  TierMoverSettings(List<String> followed, long settleMs, long checkMs, long checkMaxMs,
+    long rerequestMs, long giveUpMs, long recheckMs, int maxQueued, long saveIntervalMs,
+    long noProgressMs, String spsJournalDir) {
+    this.followed = followed;
+    this.settleMs = settleMs;
+    this.checkMs = checkMs;
+    this.checkMaxMs = checkMaxMs;
+    this.rerequestMs = rerequestMs;
+    this.giveUpMs = giveUpMs;
+    this.recheckMs = recheckMs;
+    this.maxQueued = maxQueued;
+    this.saveIntervalMs = saveIntervalMs;
+    this.noProgressMs = noProgressMs;
+    this.spsJournalDir = spsJournalDir;
+  }
+
+  public List<String> followed() {
+    return followed;
+  }
+
+  public long settleMs() {
+    return settleMs;
+  }
+
+  public long checkMs() {
+    return checkMs;
+  }
+
+  public long checkMaxMs() {
+    return checkMaxMs;
+  }
+
+  public long rerequestMs() {
+    return rerequestMs;
+  }
+
+  public long giveUpMs() {
+    return giveUpMs;
+  }
+
+  public long recheckMs() {
+    return recheckMs;
+  }
+
+  public int maxQueued() {
+    return maxQueued;
+  }
+
+  public long saveIntervalMs() {
+    return saveIntervalMs;
+  }
+
+  public long noProgressMs() {
+    return noProgressMs;
+  }
+
+  public String spsJournalDir() {
+    return spsJournalDir;
+  }
 
   /** @throws IllegalArgumentException naming the key, for a value out of range */
   static TierMoverSettings from(Configuration conf) {
@@ -51,5 +121,41 @@ record TierMoverSettings(List<String> followed, long settleMs, long checkMs, lon
       }
     }
     return false;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof TierMoverSettings)) {
+      return false;
+    }
+    TierMoverSettings o = (TierMoverSettings) other;
+    return Objects.equals(followed, o.followed)
+      && settleMs == o.settleMs
+      && checkMs == o.checkMs
+      && checkMaxMs == o.checkMaxMs
+      && rerequestMs == o.rerequestMs
+      && giveUpMs == o.giveUpMs
+      && recheckMs == o.recheckMs
+      && maxQueued == o.maxQueued
+      && saveIntervalMs == o.saveIntervalMs
+      && noProgressMs == o.noProgressMs && Objects.equals(spsJournalDir, o.spsJournalDir);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(followed, settleMs, checkMs, checkMaxMs, rerequestMs, giveUpMs, recheckMs,
+      maxQueued, saveIntervalMs, noProgressMs, spsJournalDir);
+  }
+
+  @Override
+  public String toString() {
+    return "TierMoverSettings[followed=" + followed + ", settleMs=" + settleMs +
+      ", checkMs=" + checkMs + ", checkMaxMs=" + checkMaxMs + ", rerequestMs=" + rerequestMs +
+      ", giveUpMs=" + giveUpMs + ", recheckMs=" + recheckMs + ", maxQueued=" + maxQueued +
+      ", saveIntervalMs=" + saveIntervalMs + ", noProgressMs=" + noProgressMs
+      + ", spsJournalDir=" + spsJournalDir + "]";
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,60 @@ final class TierMoverState {
   private static final String NO_CURSOR = "-";
 
   /** One accepted, unfinished path. {@code cursor} is null unless {@code directory}. */
-  record Pending(String path, long renamedAt, boolean directory, String cursor) {
+  static final class Pending {
+    private final String path;
+    private final long renamedAt;
+    private final boolean directory;
+    private final String cursor;
+
+    Pending(String path, long renamedAt, boolean directory, String cursor) {
+      this.path = path;
+      this.renamedAt = renamedAt;
+      this.directory = directory;
+      this.cursor = cursor;
+    }
+
+    public String path() {
+      return path;
+    }
+
+    public long renamedAt() {
+      return renamedAt;
+    }
+
+    public boolean directory() {
+      return directory;
+    }
+
+    public String cursor() {
+      return cursor;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Pending)) {
+        return false;
+      }
+      Pending o = (Pending) other;
+      return Objects.equals(path, o.path)
+        && renamedAt == o.renamedAt
+        && directory == o.directory
+        && Objects.equals(cursor, o.cursor);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(path, renamedAt, directory, cursor);
+    }
+
+    @Override
+    public String toString() {
+      return "Pending[path=" + path + ", renamedAt=" + renamedAt + ", directory=" + directory +
+        ", cursor=" + cursor + "]";
+    }
   }
 
   private final long txid;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.hdfs.sps.SatisfierStatus;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * A snapshot of the tier mover's progress, one part per piece of the tier mover that counts it.
@@ -17,14 +18,97 @@ import java.util.Locale;
  * @param saves     the state file's saves
  * @param satisfier the Storage Policy Satisfier as last seen, null before the first look
  */
-public record TierMoverStatus(Position position, Files files, Queue queue, Lags lags, Gaps gaps,
-  Saves saves, SatisfierStatus satisfier) {
+public final class TierMoverStatus {
+  private final Position position;
+  private final Files files;
+  private final Queue queue;
+  private final Lags lags;
+  private final Gaps gaps;
+  private final Saves saves;
+  private final SatisfierStatus satisfier;
+
+  public TierMoverStatus(Position position, Files files, Queue queue, Lags lags, Gaps gaps,
+    Saves saves, SatisfierStatus satisfier) {
+    this.position = position;
+    this.files = files;
+    this.queue = queue;
+    this.lags = lags;
+    this.gaps = gaps;
+    this.saves = saves;
+    this.satisfier = satisfier;
+  }
+
+  public Position position() {
+    return position;
+  }
+
+  public Files files() {
+    return files;
+  }
+
+  public Queue queue() {
+    return queue;
+  }
+
+  public Lags lags() {
+    return lags;
+  }
+
+  public Gaps gaps() {
+    return gaps;
+  }
+
+  public Saves saves() {
+    return saves;
+  }
+
+  public SatisfierStatus satisfier() {
+    return satisfier;
+  }
 
   /**
    * @param txid        the last transaction taken in
    * @param txidsBehind the NameNode's estimate of the transactions not read yet, -1 unknown
    */
-  public record Position(long txid, long txidsBehind) {
+  public static final class Position {
+    private final long txid;
+    private final long txidsBehind;
+
+    public Position(long txid, long txidsBehind) {
+      this.txid = txid;
+      this.txidsBehind = txidsBehind;
+    }
+
+    public long txid() {
+      return txid;
+    }
+
+    public long txidsBehind() {
+      return txidsBehind;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Position)) {
+        return false;
+      }
+      Position o = (Position) other;
+      return txid == o.txid
+        && txidsBehind == o.txidsBehind;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(txid, txidsBehind);
+    }
+
+    @Override
+    public String toString() {
+      return "Position[txid=" + txid + ", txidsBehind=" + txidsBehind + "]";
+    }
   }
 
   /**
@@ -37,8 +121,83 @@ public record TierMoverStatus(Position position, Files files, Queue queue, Lags 
    * @param gone           paths deleted or renamed again before they were placed
    * @param requests       requests to the Storage Policy Satisfier
    */
-  public record Files(long renames, long accepted, long alreadyInPlace, long moved, long failed,
-    long gone, long requests) {
+  public static final class Files {
+    private final long renames;
+    private final long accepted;
+    private final long alreadyInPlace;
+    private final long moved;
+    private final long failed;
+    private final long gone;
+    private final long requests;
+
+    public Files(long renames, long accepted, long alreadyInPlace, long moved, long failed,
+      long gone, long requests) {
+      this.renames = renames;
+      this.accepted = accepted;
+      this.alreadyInPlace = alreadyInPlace;
+      this.moved = moved;
+      this.failed = failed;
+      this.gone = gone;
+      this.requests = requests;
+    }
+
+    public long renames() {
+      return renames;
+    }
+
+    public long accepted() {
+      return accepted;
+    }
+
+    public long alreadyInPlace() {
+      return alreadyInPlace;
+    }
+
+    public long moved() {
+      return moved;
+    }
+
+    public long failed() {
+      return failed;
+    }
+
+    public long gone() {
+      return gone;
+    }
+
+    public long requests() {
+      return requests;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Files)) {
+        return false;
+      }
+      Files o = (Files) other;
+      return renames == o.renames
+        && accepted == o.accepted
+        && alreadyInPlace == o.alreadyInPlace
+        && moved == o.moved
+        && failed == o.failed
+        && gone == o.gone
+        && requests == o.requests;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(renames, accepted, alreadyInPlace, moved, failed, gone, requests);
+    }
+
+    @Override
+    public String toString() {
+      return "Files[renames=" + renames + ", accepted=" + accepted +
+        ", alreadyInPlace=" + alreadyInPlace + ", moved=" + moved + ", failed=" + failed +
+        ", gone=" + gone + ", requests=" + requests + "]";
+    }
   }
 
   /**
@@ -48,14 +207,105 @@ public record TierMoverStatus(Position position, Files files, Queue queue, Lags 
    * @param peak              the most paths queued at once (the memory held), bounded by
    *                          strata.tiermover.max.queued
    */
-  public record Queue(long queued, long directoriesQueued, long directoriesListed, long peak) {
+  public static final class Queue {
+    private final long queued;
+    private final long directoriesQueued;
+    private final long directoriesListed;
+    private final long peak;
+
+    public Queue(long queued, long directoriesQueued, long directoriesListed, long peak) {
+      this.queued = queued;
+      this.directoriesQueued = directoriesQueued;
+      this.directoriesListed = directoriesListed;
+      this.peak = peak;
+    }
+
+    public long queued() {
+      return queued;
+    }
+
+    public long directoriesQueued() {
+      return directoriesQueued;
+    }
+
+    public long directoriesListed() {
+      return directoriesListed;
+    }
+
+    public long peak() {
+      return peak;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Queue)) {
+        return false;
+      }
+      Queue o = (Queue) other;
+      return queued == o.queued
+        && directoriesQueued == o.directoriesQueued
+        && directoriesListed == o.directoriesListed
+        && peak == o.peak;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(queued, directoriesQueued, directoriesListed, peak);
+    }
+
+    @Override
+    public String toString() {
+      return "Queue[queued=" + queued + ", directoriesQueued=" + directoriesQueued +
+        ", directoriesListed=" + directoriesListed + ", peak=" + peak + "]";
+    }
   }
 
   /**
    * @param move  rename to replicas seen on the policy's storage types, for the files that moved
    * @param event rename to the mover taking it in
    */
-  public record Lags(LagSamples.Snapshot move, LagSamples.Snapshot event) {
+  public static final class Lags {
+    private final LagSamples.Snapshot move;
+    private final LagSamples.Snapshot event;
+
+    public Lags(LagSamples.Snapshot move, LagSamples.Snapshot event) {
+      this.move = move;
+      this.event = event;
+    }
+
+    public LagSamples.Snapshot move() {
+      return move;
+    }
+
+    public LagSamples.Snapshot event() {
+      return event;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Lags)) {
+        return false;
+      }
+      Lags o = (Lags) other;
+      return Objects.equals(move, o.move)
+        && Objects.equals(event, o.event);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(move, event);
+    }
+
+    @Override
+    public String toString() {
+      return "Lags[move=" + move + ", event=" + event + "]";
+    }
   }
 
   /**
@@ -66,14 +316,105 @@ public record TierMoverStatus(Position position, Files files, Queue queue, Lags 
    * @param lastFirst   the last gap's first transaction, -1 without a gap
    * @param lastLast    the last gap's last transaction, -1 without a gap
    */
-  public record Gaps(long count, long missedTxids, long lastFirst, long lastLast) {
+  public static final class Gaps {
+    private final long count;
+    private final long missedTxids;
+    private final long lastFirst;
+    private final long lastLast;
+
+    public Gaps(long count, long missedTxids, long lastFirst, long lastLast) {
+      this.count = count;
+      this.missedTxids = missedTxids;
+      this.lastFirst = lastFirst;
+      this.lastLast = lastLast;
+    }
+
+    public long count() {
+      return count;
+    }
+
+    public long missedTxids() {
+      return missedTxids;
+    }
+
+    public long lastFirst() {
+      return lastFirst;
+    }
+
+    public long lastLast() {
+      return lastLast;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Gaps)) {
+        return false;
+      }
+      Gaps o = (Gaps) other;
+      return count == o.count
+        && missedTxids == o.missedTxids
+        && lastFirst == o.lastFirst
+        && lastLast == o.lastLast;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(count, missedTxids, lastFirst, lastLast);
+    }
+
+    @Override
+    public String toString() {
+      return "Gaps[count=" + count + ", missedTxids=" + missedTxids + ", lastFirst=" + lastFirst +
+        ", lastLast=" + lastLast + "]";
+    }
   }
 
   /**
    * @param count        state file saves
    * @param bytesWritten the bytes they wrote
    */
-  public record Saves(long count, long bytesWritten) {
+  public static final class Saves {
+    private final long count;
+    private final long bytesWritten;
+
+    public Saves(long count, long bytesWritten) {
+      this.count = count;
+      this.bytesWritten = bytesWritten;
+    }
+
+    public long count() {
+      return count;
+    }
+
+    public long bytesWritten() {
+      return bytesWritten;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Saves)) {
+        return false;
+      }
+      Saves o = (Saves) other;
+      return count == o.count
+        && bytesWritten == o.bytesWritten;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(count, bytesWritten);
+    }
+
+    @Override
+    public String toString() {
+      return "Saves[count=" + count + ", bytesWritten=" + bytesWritten + "]";
+    }
   }
 
   /** The status as the {@code tier_mover} object of Strata's JSON reports. */
@@ -135,5 +476,28 @@ public record TierMoverStatus(Position position, Files files, Queue queue, Lags 
         gaps.missedTxids(), gaps.count(), gaps.lastFirst(), gaps.lastLast());
     }
     return line;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof TierMoverStatus)) {
+      return false;
+    }
+    TierMoverStatus o = (TierMoverStatus) other;
+    return Objects.equals(position, o.position)
+      && Objects.equals(files, o.files)
+      && Objects.equals(queue, o.queue)
+      && Objects.equals(lags, o.lags)
+      && Objects.equals(gaps, o.gaps)
+      && Objects.equals(saves, o.saves)
+      && Objects.equals(satisfier, o.satisfier);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(position, files, queue, lags, gaps, saves, satisfier);
   }
 }

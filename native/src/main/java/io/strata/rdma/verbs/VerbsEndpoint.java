@@ -257,7 +257,12 @@ final class VerbsEndpoint implements RdmaEndpoint {
           rendezvousView = base;
         }
       }
-      message = base.slice(offset, length);
+      // ByteBuffer.slice(int, int) is Java 13+; this jar is built for Java 11. A duplicate, so
+      // that the shared view's own position and limit stay as they are.
+      ByteBuffer view = base.duplicate();
+      view.limit(offset + length);
+      view.position(offset);
+      message = view.slice();
     } catch (IOException | RuntimeException e) {
       LOG.warn("cannot map the receive region of the endpoint to {}: {}", remote, e.toString());
       return;

@@ -92,7 +92,11 @@ final class LoopbackEndpoint implements RdmaEndpoint {
     int at = 0;
     for (ByteBuffer part : parts) {
       int n = part.remaining();
-      target.put(at, part, part.position(), n);
+      // Absolute copy, neither buffer's position moves (ByteBuffer.put(int, ByteBuffer, int, int)
+      // is Java 16+; this jar is built for Java 11).
+      ByteBuffer dst = target.duplicate();
+      dst.position(at);
+      dst.put(part.duplicate());
       at += n;
     }
     rb.deliver(target, size);
