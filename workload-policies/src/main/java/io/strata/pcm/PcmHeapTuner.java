@@ -73,7 +73,8 @@ public final class PcmHeapTuner implements HeapMemoryTuner {
     if (memMin == memMax && cacheMin == cacheMax) {
       LOG.warn("PCM heap tuner: {}/{} and {}/{} are not set around the configured shares, so "
         + "HeapMemoryManager will not run a tuner and PCM's heap shares will not be applied",
-        HeapMemoryManager.MEMSTORE_SIZE_MIN_RANGE_KEY, HeapMemoryManager.MEMSTORE_SIZE_MAX_RANGE_KEY,
+        HeapMemoryManager.MEMSTORE_SIZE_MIN_RANGE_KEY,
+        HeapMemoryManager.MEMSTORE_SIZE_MAX_RANGE_KEY,
         HeapMemoryManager.BLOCK_CACHE_SIZE_MIN_RANGE_KEY,
         HeapMemoryManager.BLOCK_CACHE_SIZE_MAX_RANGE_KEY);
     }
@@ -112,7 +113,8 @@ public final class PcmHeapTuner implements HeapMemoryTuner {
       return new TunerResult(false);
     }
     LOG.info("PCM heap tuner: memstore share {} -> {}, block-cache share {} -> {}, toward the {} "
-      + "policy of table {} (memstore {}, block cache {}; within the ranges {}) because it {}",
+      + "policy of table {} (memstore {}, block cache {}; in the operator's ranges {}) "
+      + "because it {}",
       fmt(curMem), fmt(next[0]), fmt(curCache), fmt(next[1]), t.workload, t.table,
       fmt(t.memstore), fmt(t.blockCache), fmt(wantMem) + "/" + fmt(wantCache), t.why);
     TunerResult r = new TunerResult(true);
@@ -228,10 +230,17 @@ public final class PcmHeapTuner implements HeapMemoryTuner {
     return null;
   }
 
-  /** Logs a reason for doing nothing once, until the reason changes. */
+  /**
+   * Logs a reason for doing nothing once, until the reason changes: a warning, except that no
+   * table carrying PCM's shares yet is the normal state before the first apply.
+   */
   private void quiet(String reason, String format, Object... args) {
     if (!reason.equals(lastQuiet)) {
-      LOG.warn(format, args);
+      if (reason.equals("no-policy")) {
+        LOG.info(format, args);
+      } else {
+        LOG.warn(format, args);
+      }
       lastQuiet = reason;
     }
   }

@@ -202,10 +202,10 @@ public final class PcmKeys {
 
   /**
    * On a RegionServer running {@link PcmHeapTuner}: the largest change of the memstore share and
-   * of the block-cache share in one tuner period ({@code hbase.regionserver.heapmemory.tuner.period},
-   * HBase's default 60 s), as a fraction of the heap. Default 0.04, the largest step HBase's own
-   * DefaultHeapMemoryTuner takes: the memstore flushes and the cache evicts gradually instead of
-   * at once.
+   * of the block-cache share in one tuner period
+   * ({@code hbase.regionserver.heapmemory.tuner.period}, HBase's default 60 s), as a fraction of
+   * the heap. Default 0.04, the largest step HBase's own DefaultHeapMemoryTuner takes: the
+   * memstore flushes and the cache evicts gradually instead of at once.
    */
   public static final String HEAP_TUNER_STEP = "strata.pcm.heap.tuner.step";
   public static final double HEAP_TUNER_STEP_DEFAULT = 0.04;

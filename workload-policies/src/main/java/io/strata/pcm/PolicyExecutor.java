@@ -297,8 +297,9 @@ public final class PolicyExecutor {
     if (!online.isEmpty()) {
       sb.append("# Applied online, no restart: the heap shares below are table values that "
         + "io.strata.pcm.PcmHeapTuner\n# moves each RegionServer toward, a bounded step per tuner "
-        + "period, within the ranges\n# hbase.regionserver.global.memstore.size.min.range/.max.range "
-        + "and hfile.block.cache.size.min.range/.max.range.\n# On RegionServers without the tuner "
+        + "period, within the ranges\n"
+        + "# hbase.regionserver.global.memstore.size.min.range/.max.range and "
+        + "hfile.block.cache.size.min.range/.max.range.\n# On RegionServers without the tuner "
         + "(hbase.regionserver.heapmemory.tuner.class and\n# io.strata.pcm.PcmHeapRegistrar in "
         + "hbase.coprocessor.regionserver.classes) they need these site values and a restart:\n");
       online.forEach(sb::append);
