@@ -28,12 +28,14 @@ import org.slf4j.LoggerFactory;
  * most {@link PcmKeys#HEAP_TUNER_STEP} each, within the operator's ranges
  * ({@code hbase.regionserver.global.memstore.size.min.range/.max.range},
  * {@code hfile.block.cache.size.min.range/.max.range}) and leaving HBase's minimum free heap.
+ * When no table on the server has carried PCM's shares for {@link #ABSENT_PERIODS_BEFORE_SITE}
+ * periods (reverted, or its regions moved away), it steps back to the shares the site configures.
  * HeapMemoryManager runs a tuner only when those ranges allow a share to move, resizes the block
  * cache and the global memstore limit, and shows the result in its metrics.
  *
  * <p>It needs {@link PcmHeapRegistrar} in {@code hbase.coprocessor.regionserver.classes} to see
- * the server's regions: HBase builds a tuner from the configuration alone. Without it, or when no
- * table on the server carries PCM's shares, the shares stay as they are (logged once).
+ * the server's regions: HBase builds a tuner from the configuration alone. Without it the shares
+ * stay as they are (logged once).
  * Thread-safety: HeapMemoryManager calls {@link #tune} from its one chore thread.
  */
 public final class PcmHeapTuner implements HeapMemoryTuner {
@@ -42,6 +44,12 @@ public final class PcmHeapTuner implements HeapMemoryTuner {
   static final String INSTANCE_MARKER = "strata.pcm.heap.tuner.instance";
   /** Shares closer than this are the same (HeapMemoryManager works in whole percent). */
   private static final float EPSILON = 0.0005f;
+  /**
+   * Periods in a row without any PCM table before the tuner steps back to the site's shares: an
+   * apply reopens the table's regions, and a period that falls into the reopen must not move the
+   * shares away from the policy.
+   */
+  static final int ABSENT_PERIODS_BEFORE_SITE = 3;
 
   private Configuration conf;
   private final String id = UUID.randomUUID().toString();
@@ -51,9 +59,13 @@ public final class PcmHeapTuner implements HeapMemoryTuner {
   private float cacheMin;
   private float cacheMax;
   private float maxUsed;
+  /** The shares the site configures, which the tuner returns to when no table carries PCM's. */
+  private float siteMem;
+  private float siteCache;
   private final Map<TableName, Long> lastRequests = new HashMap<>();
   private TableName lastTable;
   private String lastQuiet;
+  private int absentPeriods;
 
   @Override
   public void setConf(Configuration conf) {
@@ -66,6 +78,8 @@ public final class PcmHeapTuner implements HeapMemoryTuner {
     cacheMin = conf.getFloat(HeapMemoryManager.BLOCK_CACHE_SIZE_MIN_RANGE_KEY, cache);
     cacheMax = conf.getFloat(HeapMemoryManager.BLOCK_CACHE_SIZE_MAX_RANGE_KEY, cache);
     maxUsed = 1f - MemorySizeUtil.getRegionServerMinFreeHeapFraction(conf);
+    siteMem = mem;
+    siteCache = cache;
     conf.set(INSTANCE_MARKER, id);
     LOG.info("PCM heap tuner: step {} per period, memstore share {} to {}, block-cache share {} to "
       + "{}, memstore + block cache at most {} of the heap", step, memMin, memMax, cacheMin,
@@ -95,28 +109,44 @@ public final class PcmHeapTuner implements HeapMemoryTuner {
       return new TunerResult(false);
     }
     Target t = pick(online.getRegions());
-    if (t == null) {
-      quiet("no-policy", "PCM heap tuner: no table on this RegionServer carries PCM's heap "
-        + "shares ({} and {}, written by strata pcm apply); the heap shares stay as they are",
-        PcmKeys.TABLE_MEMSTORE_SHARE, PcmKeys.TABLE_BLOCKCACHE_SHARE);
-      return new TunerResult(false);
-    }
-    lastQuiet = null;
     float curMem = context.getCurMemStoreSize();
     float curCache = context.getCurBlockCacheSize();
+    if (t == null) {
+      absentPeriods++;
+      if (absentPeriods < ABSENT_PERIODS_BEFORE_SITE) {
+        LOG.debug("PCM heap tuner: no PCM table on this RegionServer for {} period(s); shares kept",
+          absentPeriods);
+        return new TunerResult(false);
+      }
+      if (Math.abs(curMem - siteMem) < EPSILON && Math.abs(curCache - siteCache) < EPSILON) {
+        quiet("no-policy", "PCM heap tuner: no table on this RegionServer carries PCM's heap "
+          + "shares ({} and {}, written by strata pcm apply); the site's shares hold",
+          PcmKeys.TABLE_MEMSTORE_SHARE, PcmKeys.TABLE_BLOCKCACHE_SHARE);
+        return new TunerResult(false);
+      }
+      // Reverted, or the PCM tables moved away: back to what the site configures.
+      t = new Target(null, "site", siteMem, siteCache, "no table on this RegionServer has "
+        + "carried PCM's heap shares for " + absentPeriods + " periods (reverted, or moved to "
+        + "other servers)");
+    } else {
+      absentPeriods = 0;
+    }
+    lastQuiet = null;
     float wantMem = clamp(t.memstore, memMin, memMax);
     float wantCache = clamp(t.blockCache, cacheMin, cacheMax);
     float[] next = step(curMem, curCache, wantMem, wantCache, step, maxUsed);
     if (Math.abs(next[0] - curMem) < EPSILON && Math.abs(next[1] - curCache) < EPSILON) {
-      LOG.debug("PCM heap tuner: shares at the {} policy of table {} (memstore {}, block cache {})",
-        t.workload, t.table, curMem, curCache);
+      LOG.debug("PCM heap tuner: shares at their target, {} of table {} (memstore {}, block "
+        + "cache {})", t.workload, t.table, curMem, curCache);
       return new TunerResult(false);
     }
-    LOG.info("PCM heap tuner: memstore share {} -> {}, block-cache share {} -> {}, toward the {} "
-      + "policy of table {} (memstore {}, block cache {}; in the operator's ranges {}) "
-      + "because it {}",
-      fmt(curMem), fmt(next[0]), fmt(curCache), fmt(next[1]), t.workload, t.table,
-      fmt(t.memstore), fmt(t.blockCache), fmt(wantMem) + "/" + fmt(wantCache), t.why);
+    String toward = t.table == null ? "the site's configured shares"
+      : "the " + t.workload + " policy of table " + t.table;
+    LOG.info("PCM heap tuner: memstore share {} -> {}, block-cache share {} -> {}, toward {} "
+      + "(memstore {}, block cache {}; in the operator's ranges {}) because {}{}",
+      fmt(curMem), fmt(next[0]), fmt(curCache), fmt(next[1]), toward, fmt(t.memstore),
+      fmt(t.blockCache), fmt(wantMem) + "/" + fmt(wantCache), t.table == null ? "" : "it ",
+      t.why);
     TunerResult r = new TunerResult(true);
     r.setMemStoreSize(next[0]);
     r.setBlockCacheSize(next[1]);

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * memory tuner (and {@link PcmHeapRegistrar} loaded) and tuning ranges set, a RegionServer serving
  * a table PCM applied the WO-Insert policy to moves its memstore and block-cache shares to that
  * policy's (0.6 / 0.1), then, after the table's class becomes RO-Read, to RO-Read's (0.1 / 0.6),
- * step by step and without a restart (the same start code). The shares are read from what the
+ * step by step and without a restart (the same start code); after {@code revert} it steps back to
+ * the site's shares. The shares are read from what the
  * RegionServer's metrics publish (memstore limit, block cache size plus free size).
  */
 public class PcmHeapTunerIT {
@@ -86,6 +87,12 @@ public class PcmHeapTunerIT {
       "--class", "RO-Read", "--execute", "--state", state.getPath() }, conf));
     awaitShares(rs, name, 0.1, 0.6, false);
     assertEquals("RO-Read", admin.getDescriptor(name).getValue(PcmKeys.TABLE_CLASS));
+
+    // Revert unsets the table's shares: the server steps back to the site's 0.35 / 0.35.
+    assertEquals(0, PcmTool.run(new String[] { "revert", "--table", name.getNameAsString(),
+      "--state", state.getPath() }, conf));
+    assertEquals(null, admin.getDescriptor(name).getValue(PcmKeys.TABLE_MEMSTORE_SHARE));
+    awaitShares(rs, name, 0.35, 0.35, false);
     assertEquals(startCode, rs.getServerName().getStartcode());
     assertEquals(1, CLUSTER.hbase().regionServerCount());
     assertEquals(startCode, admin.getRegionServers().iterator().next().getStartcode());
@@ -116,6 +123,10 @@ public class PcmHeapTunerIT {
           // One tuner period moves each share by at most the step (0.1); a sample may span two.
           assertTrue(seen.toString(), Math.abs(now[0] - last[0]) <= 0.2 + TOLERANCE);
           assertTrue(seen.toString(), Math.abs(now[1] - last[1]) <= 0.2 + TOLERANCE);
+          // Never away from the target (as a period falling into the regions' reopen once did).
+          assertTrue(seen.toString(), Math.abs(now[0] - mem) <= Math.abs(last[0] - mem) + 1e-4);
+          assertTrue(seen.toString(),
+            Math.abs(now[1] - cache) <= Math.abs(last[1] - cache) + 1e-4);
           last = now;
         }
         if (Math.abs(now[0] - mem) <= TOLERANCE && Math.abs(now[1] - cache) <= TOLERANCE) {
