@@ -43,7 +43,8 @@ import org.junit.Test;
  * PCM end to end on the embedded tiered HDFS and HBase: {@code strata pcm watch --execute} sees a
  * bulk load into an empty table, classifies it BL once the class holds, and applies the BL policy
  * online while the load goes on (the open regions carry the new values; no row is lost); the
- * heap shares are only in the written restart plan; {@code revert} restores the descriptor. On a
+ * heap shares are table values for PcmHeapTuner (not loaded here) and the written restart plan
+ * keeps the heap size and memstore lower limit; {@code revert} restores the descriptor. On a
  * second table, point reads and range reads are told apart (RO-Read, RO-Scan), and on a third,
  * updates and inserts (WO-Update, WO-Insert).
  */
