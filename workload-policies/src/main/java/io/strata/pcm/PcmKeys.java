@@ -179,6 +179,47 @@ public final class PcmKeys {
     return atLeast(conf, WATCH_MAX_FAILURES, WATCH_MAX_FAILURES_DEFAULT, 1);
   }
 
+  /**
+   * Table descriptor value PCM's {@code apply} writes: the label of the workload class whose
+   * policy the table carries (e.g. {@code WO-Insert}). {@link PcmHeapTuner} reads it on the
+   * RegionServer to say which class it steers toward.
+   */
+  public static final String TABLE_CLASS = "strata.pcm.class";
+
+  /**
+   * Table descriptor value PCM's {@code apply} writes: the policy's share of the heap for the
+   * global memstore ({@code hbase.regionserver.global.memstore.size} of the policy), a fraction
+   * above 0 and below 1. {@link PcmHeapTuner} steers the RegionServer's memstore share toward it.
+   */
+  public static final String TABLE_MEMSTORE_SHARE = "strata.pcm.heap.memstore.share";
+
+  /**
+   * Table descriptor value PCM's {@code apply} writes: the policy's share of the heap for the
+   * block cache ({@code hfile.block.cache.size} of the policy), a fraction above 0 and below 1.
+   * {@link PcmHeapTuner} steers the RegionServer's block-cache share toward it.
+   */
+  public static final String TABLE_BLOCKCACHE_SHARE = "strata.pcm.heap.blockcache.share";
+
+  /**
+   * On a RegionServer running {@link PcmHeapTuner}: the largest change of the memstore share and
+   * of the block-cache share in one tuner period
+   * ({@code hbase.regionserver.heapmemory.tuner.period}, HBase's default 60 s), as a fraction of
+   * the heap. Default 0.04, the largest step HBase's own DefaultHeapMemoryTuner takes: the
+   * memstore flushes and the cache evicts gradually instead of at once.
+   */
+  public static final String HEAP_TUNER_STEP = "strata.pcm.heap.tuner.step";
+  public static final double HEAP_TUNER_STEP_DEFAULT = 0.04;
+
+  /** {@link #HEAP_TUNER_STEP}; above 0 and at most 0.5. */
+  public static double heapTunerStep(Configuration conf) {
+    double v = doubleValue(conf, HEAP_TUNER_STEP, HEAP_TUNER_STEP_DEFAULT);
+    if (v <= 0 || v > 0.5) {
+      throw new IllegalArgumentException(HEAP_TUNER_STEP + " must be above 0 and at most 0.5 (a "
+        + "share of the heap moved in one tuner period), not " + v);
+    }
+    return v;
+  }
+
   private static int atLeast(Configuration conf, String key, int dflt, int min) {
     long v = longValue(conf, key, dflt);
     if (v < min || v > Integer.MAX_VALUE) {

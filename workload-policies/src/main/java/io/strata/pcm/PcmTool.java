@@ -43,8 +43,9 @@ public final class PcmTool {
     + "[--execute] [--json FILE]";
   private static final String HEADER = "Classifies a table's workload from the running cluster's "
     + "request counters (the PCM paper's classes), recommends the tuned policy of its class and "
-    + "applies it online: descriptor changes through modifyTable, a written plan for what needs "
-    + "a RegionServer restart. Dry run unless --execute; revert restores what apply changed.\n\n";
+    + "applies it online: descriptor changes through modifyTable (the heap shares as table "
+    + "values that io.strata.pcm.PcmHeapTuner applies on the RegionServers), a written plan for "
+    + "what needs a RegionServer restart (heap size, memstore lower limit). Dry run unless --execute; revert restores what apply changed.\n\n";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private PcmTool() {

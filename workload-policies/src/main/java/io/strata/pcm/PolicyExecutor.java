@@ -28,9 +28,12 @@ import org.slf4j.LoggerFactory;
  * Applies a {@link Recommendation} to a table at the narrowest scope HBase 2.6 allows without a
  * restart (the paper's Policy Executer): table values, family attributes and family
  * CONFIGURATION through one {@link Admin#modifyTable} (the table's regions reopen with them; the
- * table stays online). What HBase reads only at a RegionServer's start (heap size, heap shares of
- * memstore and block cache) is never applied: it goes into the written plan, a site-file change
- * with a rolling restart and its reason. None of the policy keys is one HBase 2.6 reloads with
+ * table stays online). The heap shares of memstore and block cache go to the table as values
+ * ({@link PcmKeys#TABLE_MEMSTORE_SHARE}, {@link PcmKeys#TABLE_BLOCKCACHE_SHARE}, with the class in
+ * {@link PcmKeys#TABLE_CLASS}) that {@link PcmHeapTuner} steers each RegionServer toward online.
+ * What HBase reads only at a RegionServer's start (heap size, memstore lower limit) is never
+ * applied: it goes into the written plan, a site-file change with a rolling restart and its
+ * reason. None of the policy keys is one HBase 2.6 reloads with
  * {@code update_config}: that reloads each server's own site file (compaction ratio, min and max
  * files, thread counts through HStore and CompactSplit), which would change every table, so the
  * per-table compaction keys go into the families' CONFIGURATION instead.
@@ -81,6 +84,9 @@ public final class PolicyExecutor {
           advice.add(s);
       }
     }
+    // The class label, read by PcmHeapTuner on the RegionServers with the heap shares.
+    add(changes, new Change(Scope.TABLE, null, PcmKeys.TABLE_CLASS,
+      current.getValue(PcmKeys.TABLE_CLASS), rec.workload().label()));
     return new Plan(current.getTableName(), rec, changes, restart, advice);
   }
 
@@ -339,10 +345,26 @@ public final class PolicyExecutor {
     Recommendation rec = plan.recommendation();
     sb.append("# PCM ").append(rec.workload()).append(" for table ").append(plan.table())
       .append(": settings that need a RegionServer restart (policy ").append(rec.policySource())
-      .append(")\n# Not applied. HBase reads the heap size and the heap shares of memstore and "
-        + "block cache only when a\n# RegionServer starts (HeapMemoryManager moves the shares "
-        + "only when tuner ranges are configured).\n# They are RegionServer-wide: every table on "
-        + "the servers shares them.\n\n");
+      .append(")\n# Not applied: they need a restart. HBase reads the heap size and the memstore "
+        + "lower limit only when a\n# RegionServer starts. They are RegionServer-wide: every table "
+        + "on the servers shares them.\n\n");
+    List<String> online = new ArrayList<>();
+    for (Recommendation.Setting s : rec.settings()) {
+      if (s.key().equals(PolicyKey.GLOBAL_MEMSTORE) || s.key().equals(PolicyKey.BLOCK_CACHE)) {
+        online.add("#   " + s.key() + " = " + s.value() + " (table value " + s.target() + ")\n");
+      }
+    }
+    if (!online.isEmpty()) {
+      sb.append("# Applied online, no restart: the heap shares below are table values that "
+        + "io.strata.pcm.PcmHeapTuner\n# moves each RegionServer toward, a bounded step per tuner "
+        + "period, within the ranges\n"
+        + "# hbase.regionserver.global.memstore.size.min.range/.max.range and "
+        + "hfile.block.cache.size.min.range/.max.range.\n# On RegionServers without the tuner "
+        + "(hbase.regionserver.heapmemory.tuner.class and\n# io.strata.pcm.PcmHeapRegistrar in "
+        + "hbase.coprocessor.regionserver.classes) they need these site values and a restart:\n");
+      online.forEach(sb::append);
+      sb.append('\n');
+    }
     StringBuilder site = new StringBuilder();
     for (Recommendation.Setting s : plan.restart()) {
       if (s.scope() == Scope.RESTART_ENV) {

@@ -90,9 +90,11 @@ public final class PolicyKey {
   static {
     add(HEAP_RAM_FRACTION, Scope.RESTART_ENV, "HBASE_HEAPSIZE", Kind.FRACTION);
     add(PRESPLIT_PER_SERVER, Scope.ADVICE, "pre-split regions", Kind.POSITIVE);
-    add(GLOBAL_MEMSTORE, Scope.RESTART_SITE, GLOBAL_MEMSTORE, Kind.FRACTION);
+    // The heap shares go to table values that PcmHeapTuner, on the RegionServer, steers toward
+    // online; the memstore lower limit is read only at a RegionServer's start.
+    add(GLOBAL_MEMSTORE, Scope.TABLE, PcmKeys.TABLE_MEMSTORE_SHARE, Kind.FRACTION);
     add(GLOBAL_MEMSTORE_LOWER, Scope.RESTART_SITE, GLOBAL_MEMSTORE_LOWER, Kind.FRACTION);
-    add(BLOCK_CACHE, Scope.RESTART_SITE, BLOCK_CACHE, Kind.FRACTION);
+    add(BLOCK_CACHE, Scope.TABLE, PcmKeys.TABLE_BLOCKCACHE_SHARE, Kind.FRACTION);
     // Table descriptor values HRegion reads in place of the site keys.
     add(FLUSH_SIZE, Scope.TABLE, "MEMSTORE_FLUSHSIZE", Kind.POSITIVE);
     add(MAX_FILESIZE, Scope.TABLE, "MAX_FILESIZE", Kind.POSITIVE);

@@ -65,7 +65,9 @@ public class AdaptationManagerTest {
     assertEquals("36", value(r, PolicyKey.PRESPLIT_PER_SERVER));
     assertEquals(Scope.FAMILY_CONFIG, byKey(r).get(PolicyKey.COMPACTION_THRESHOLD).scope());
     assertEquals(PolicyKey.COMPACTION_MIN, byKey(r).get(PolicyKey.COMPACTION_THRESHOLD).target());
-    assertEquals(Scope.RESTART_SITE, byKey(r).get(PolicyKey.GLOBAL_MEMSTORE).scope());
+    assertEquals(Scope.TABLE, byKey(r).get(PolicyKey.GLOBAL_MEMSTORE).scope());
+    assertEquals(PcmKeys.TABLE_MEMSTORE_SHARE, byKey(r).get(PolicyKey.GLOBAL_MEMSTORE).target());
+    assertEquals(Scope.RESTART_SITE, byKey(r).get(PolicyKey.GLOBAL_MEMSTORE_LOWER).scope());
   }
 
   @Test

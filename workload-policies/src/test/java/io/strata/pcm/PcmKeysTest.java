@@ -33,6 +33,7 @@ public class PcmKeysTest {
     assertEquals(5000, PcmKeys.jmxTimeoutMs(c));
     assertEquals(32, PcmKeys.insertSampleEvery(c));
     assertEquals(20, PcmKeys.insertMinSamples(c));
+    assertEquals(0.04, PcmKeys.heapTunerStep(c), 0);
   }
 
   @Test
@@ -58,5 +59,9 @@ public class PcmKeysTest {
     assertRefused(PcmKeys.INSERT_SAMPLE_EVERY, "0", () -> PcmKeys.insertSampleEvery(c));
     c.set(PcmKeys.INSERT_MIN_SAMPLES, "-3");
     assertRefused(PcmKeys.INSERT_MIN_SAMPLES, "-3", () -> PcmKeys.insertMinSamples(c));
+    c.set(PcmKeys.HEAP_TUNER_STEP, "0");
+    assertRefused(PcmKeys.HEAP_TUNER_STEP, "0", () -> PcmKeys.heapTunerStep(c));
+    c.set(PcmKeys.HEAP_TUNER_STEP, "0.6");
+    assertRefused(PcmKeys.HEAP_TUNER_STEP, "0.6", () -> PcmKeys.heapTunerStep(c));
   }
 }

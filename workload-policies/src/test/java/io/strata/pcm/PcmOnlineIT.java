@@ -43,7 +43,8 @@ import org.junit.Test;
  * PCM end to end on the embedded tiered HDFS and HBase: {@code strata pcm watch --execute} sees a
  * bulk load into an empty table, classifies it BL once the class holds, and applies the BL policy
  * online while the load goes on (the open regions carry the new values; no row is lost); the
- * heap shares are only in the written restart plan; {@code revert} restores the descriptor. On a
+ * heap shares are table values for PcmHeapTuner (not loaded here) and the written restart plan
+ * keeps the heap size and memstore lower limit; {@code revert} restores the descriptor. On a
  * second table, point reads and range reads are told apart (RO-Read, RO-Scan), and on a third,
  * updates and inserts (WO-Update, WO-Insert).
  */
@@ -138,12 +139,18 @@ public class PcmOnlineIT {
         store.getReadOnlyConfiguration().get("hbase.hstore.compaction.min"));
     }
 
-    // The heap shares are in the restart plan only, not in the running servers.
+    // The heap shares are table values for PcmHeapTuner (not loaded here: the servers' shares stay
+    // as they were); the plan says they are applied online and gives the site values for servers
+    // without the tuner; the memstore lower limit needs a restart.
+    assertEquals("0.6", after.getValue(PcmKeys.TABLE_MEMSTORE_SHARE));
+    assertEquals("0.1", after.getValue(PcmKeys.TABLE_BLOCKCACHE_SHARE));
+    assertEquals("BL", after.getValue(PcmKeys.TABLE_CLASS));
     File plan = new File(state, "pcm_load.restart-plan.txt");
     String text = new String(Files.readAllBytes(plan.toPath()), StandardCharsets.UTF_8);
+    assertTrue(text, text.contains("#   hbase.regionserver.global.memstore.size = 0.6"));
+    assertTrue(text, text.contains("#   hfile.block.cache.size = 0.1"));
     assertTrue(text, text.contains(
-      "<name>hbase.regionserver.global.memstore.size</name><value>0.6</value>"));
-    assertTrue(text, text.contains("<name>hfile.block.cache.size</name><value>0.1</value>"));
+      "<name>hbase.regionserver.global.memstore.size.lower.limit</name>"));
     assertNotEquals("0.6", rs.getConfiguration().get("hbase.regionserver.global.memstore.size"));
     assertNotEquals("0.1", rs.getConfiguration().get("hfile.block.cache.size"));
 

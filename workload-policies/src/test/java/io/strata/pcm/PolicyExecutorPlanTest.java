@@ -61,9 +61,17 @@ public class PolicyExecutorPlanTest {
       .filter(c -> c.key().equals("MEMSTORE_FLUSHSIZE")).findFirst().orElseThrow().after());
     List<String> restart = p.restart().stream().map(Recommendation.Setting::target)
       .collect(Collectors.toList());
-    assertEquals(List.of("HBASE_HEAPSIZE", PolicyKey.GLOBAL_MEMSTORE,
-      PolicyKey.GLOBAL_MEMSTORE_LOWER, PolicyKey.BLOCK_CACHE), restart);
+    assertEquals(List.of("HBASE_HEAPSIZE", PolicyKey.GLOBAL_MEMSTORE_LOWER), restart);
     assertTrue(p.changes().stream().noneMatch(c -> restart.contains(c.key())));
+    // The heap shares and the class go to table values, for PcmHeapTuner on the RegionServers.
+    assertEquals("0.6", after(p, PcmKeys.TABLE_MEMSTORE_SHARE));
+    assertEquals("0.1", after(p, PcmKeys.TABLE_BLOCKCACHE_SHARE));
+    assertEquals("WO-Insert", after(p, PcmKeys.TABLE_CLASS));
+  }
+
+  private static String after(PolicyExecutor.Plan p, String tableKey) {
+    return p.changes().stream().filter(c -> c.where().equals("table " + tableKey)).findFirst()
+      .orElseThrow().after();
   }
 
   @Test
@@ -72,8 +80,15 @@ public class PolicyExecutorPlanTest {
     File out = new File(tmp.getRoot(), "t.restart-plan.txt");
     PolicyExecutor.writeRestartPlan(p, out);
     String text = new String(Files.readAllBytes(out.toPath()), StandardCharsets.UTF_8);
-    assertTrue(text, text.contains("<name>hfile.block.cache.size</name><value>0.6</value>"));
-    assertTrue(text, text.contains("<name>" + PolicyKey.GLOBAL_MEMSTORE + "</name><value>0.1"));
+    assertTrue(text, text.contains("<name>" + PolicyKey.GLOBAL_MEMSTORE_LOWER
+      + "</name><value>0.8</value>"));
+    // The shares are applied online by the tuner; the plan says so and gives the site values for
+    // RegionServers without it.
+    assertTrue(text, text.contains("Applied online, no restart"));
+    assertTrue(text, text.contains("#   hfile.block.cache.size = 0.6 (table value "
+      + PcmKeys.TABLE_BLOCKCACHE_SHARE + ")"));
+    assertTrue(text, text.contains("#   " + PolicyKey.GLOBAL_MEMSTORE + " = 0.1"));
+    assertTrue(text, !text.contains("<name>hfile.block.cache.size</name>"));
     assertTrue(text, text.contains("export HBASE_HEAPSIZE=2048m"));
     // The host's memory is unknown here: the plan says the heap is the current one, not 0.75 x RAM.
     assertTrue(text, text.contains("the current heap: set " + PcmKeys.NODE_RAM_BYTES));
