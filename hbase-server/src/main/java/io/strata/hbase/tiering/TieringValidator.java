@@ -75,7 +75,11 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
     if (offered != null) {
       // The master writes its own WALs (master region) and splits WALs into recovered.edits
       // with the same key: it refuses a volatile policy as the RegionServers do.
-      WalDurability.enforce(siteConf, "Master");
+      try {
+        WalDurability.enforce(siteConf, "Master");
+      } catch (WalDurability.Unanswered e) {
+        LOG.warn("{}; the RegionServers check it again until the NameNode answers", e.getMessage());
+      }
     }
   }
 

@@ -138,11 +138,24 @@ public final class WalDurability {
   }
 
   /**
+   * The NameNode did not say which storage types the policy has: the policy was not judged,
+   * neither accepted nor refused. The caller checks again later.
+   */
+  public static final class Unanswered extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Unanswered(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
    * Checks the server's {@code hbase.wal.storage.policy} against its WAL file system at start.
    * Throws, naming the keys, when the policy is volatile and neither
    * {@link TieringKeys#RAM_TIER_PERSISTENT} nor {@link TieringKeys#UNSAFE_WAL_VOLATILE_ACCEPT}
-   * is set, when HDFS does not offer it (HBase would log and leave the WALs on their parent's
-   * policy), or when the NameNode cannot say; logs a warning at every start when the risk is
+   * is set, or when HDFS does not offer it (HBase would log and leave the WALs on their parent's
+   * policy); throws {@link Unanswered} when the NameNode cannot say; logs a warning at every
+   * start when the risk is
    * accepted. {@code NONE} (upstream's default: WALs inherit their directory's policy) and file
    * systems without storage policies pass, logged.
    *
@@ -179,9 +192,9 @@ public final class WalDurability {
         HConstants.WAL_STORAGE_POLICY, policy, fs.getUri());
       return;
     } catch (IOException e) {
-      throw new IOException(server + " refuses to start: " + HConstants.WAL_STORAGE_POLICY
-        + " = " + policy + " cannot be checked: the NameNode of " + fs.getUri() + " did not "
-        + "answer getAllStoragePolicies (" + e + ")", e);
+      throw new Unanswered(server + ": " + HConstants.WAL_STORAGE_POLICY + " = " + policy
+        + " cannot be checked yet: the NameNode of " + fs.getUri() + " did not answer "
+        + "getAllStoragePolicies (" + e + ")", e);
     }
     int replicas = fs.getDefaultReplication(walRoot);
     Verdict v = judge(policy, offered, replicas, ramPersistent);
