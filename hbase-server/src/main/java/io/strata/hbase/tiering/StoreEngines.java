@@ -41,7 +41,8 @@ public final class StoreEngines {
   }
 
   /**
-   * Whether an engine class applies Strata's placement: {@link TieredStoreEngine} or a subclass.
+   * Whether an engine class applies Strata's placement: {@link TieredStoreEngine},
+   * {@link TieredDateTieredStoreEngine} or a subclass ({@link PlacingStoreEngine}).
    * A class that cannot be loaded here does not (HBase cannot open such a store either).
    */
   public static boolean places(String engineClass) {
@@ -53,7 +54,7 @@ public final class StoreEngines {
     }
     try {
       Class<?> c = Class.forName(engineClass, false, StoreEngines.class.getClassLoader());
-      return TieredStoreEngine.class.isAssignableFrom(c);
+      return PlacingStoreEngine.class.isAssignableFrom(c);
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
@@ -77,7 +78,7 @@ public final class StoreEngines {
     String level = family != null && trimmed(family.getConfigurationValue(KEY)) != null
       ? "the family's" : "the table's";
     return "its store engine is " + engine + " (" + level + " " + KEY + "), not "
-      + TieredStoreEngine.class.getSimpleName() + " or a subclass as on this site (" + siteEngine
+      + "one of Strata's placing engines as on this site (" + siteEngine
       + "): HBase runs that engine alone, so Strata pins no storage policy on its flushed, "
       + "compacted, archived or bulk-loaded files; they take their directories' policies "
       + "(upstream's STORAGE_POLICY, or the HDFS default)";

@@ -162,9 +162,10 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
       String reason = StoreEngines.placementOffReason(siteConf, desc, cfd);
       if (reason != null) {
         LOG.warn("Table {} family {}: Strata's placement is off for the stores of this family "
-          + "({}): {}. Use {} to keep placement", desc.getTableName(), cfd.getNameAsString(),
+          + "({}): {}. Strata's engines that place: {} (default), {} (date-tiered)",
+          desc.getTableName(), cfd.getNameAsString(),
           regions < 0 ? "every region" : regions + " region(s) at create", reason,
-          TieredStoreEngine.class.getName());
+          TieredStoreEngine.class.getName(), TieredDateTieredStoreEngine.class.getName());
       }
     }
   }

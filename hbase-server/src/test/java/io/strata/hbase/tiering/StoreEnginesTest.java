@@ -70,6 +70,7 @@ public class StoreEnginesTest {
   public void onlyStrataEnginesPlace() {
     assertTrue(StoreEngines.places(TIERED));
     assertTrue(StoreEngines.places(Sub.class.getName()));
+    assertTrue(StoreEngines.places(TieredDateTieredStoreEngine.class.getName()));
     assertFalse(StoreEngines.places(DATE));
     assertFalse(StoreEngines.places(STRIPE));
     assertFalse(StoreEngines.places(DefaultStoreEngine.class.getName()));
@@ -101,6 +102,8 @@ public class StoreEnginesTest {
     assertNull(StoreEngines.placementOffReason(site(TIERED), table(null, plain), plain));
     ColumnFamilyDescriptor sub = family("s", Sub.class.getName());
     assertNull(StoreEngines.placementOffReason(site(TIERED), table(null, sub), sub));
+    ColumnFamilyDescriptor tieredDate = family("td", TieredDateTieredStoreEngine.class.getName());
+    assertNull(StoreEngines.placementOffReason(site(TIERED), table(null, tieredDate), tieredDate));
     // Strata's placement is not configured on the site: nothing is lost unawares.
     ColumnFamilyDescriptor date = family("d", DATE);
     assertNull(StoreEngines.placementOffReason(site(null), table(null, date), date));
