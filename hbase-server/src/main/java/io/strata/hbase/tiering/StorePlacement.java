@@ -161,7 +161,9 @@ final class StorePlacement {
       store.getColumnFamilyDescriptor());
     this.requestMoves = TieringKeys.requestMoves(conf);
     this.checkOnOpen = TieringKeys.checkOnOpen(conf);
-    this.tableName = store.getTableName().getNameAsString();
+    // A store built by a test or a tool may have no table name; it is only used in messages.
+    org.apache.hadoop.hbase.TableName table = store.getTableName();
+    this.tableName = table == null ? "(no table)" : table.getNameAsString();
     if (policies.thresholdProblem() != null) {
       // The validator refuses such a table; reaching here means a site file differs.
       LOG.warn("Store {}: {}; using the default {} bytes", storeName,
