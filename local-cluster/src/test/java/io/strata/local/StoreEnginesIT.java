@@ -11,6 +11,7 @@ import io.strata.hbase.placement.PlacementScanner;
 import io.strata.hbase.tiering.StoreEngines;
 import io.strata.hbase.tiering.TieredDateTieredStoreEngine;
 import io.strata.hbase.tiering.TieredStoreEngine;
+import io.strata.hbase.tiering.TieredStripeStoreEngine;
 import io.strata.hbase.tiering.TieringValidator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -44,7 +45,8 @@ import org.junit.Test;
  * of at create time and named in the placement report; a family on
  * {@link TieredDateTieredStoreEngine} gets its flushed file on ALL_SSD (every replica on SSD) as
  * a default family does, its major compaction output on Strata's compaction policy, or on
- * upstream's window policy when the family enables date-tiered storage policies.
+ * upstream's window policy when the family enables date-tiered storage policies; a family on
+ * {@link TieredStripeStoreEngine} gets its flushed file on ALL_SSD too.
  */
 public class StoreEnginesIT {
   private static final String TIERED_DATE = TieredDateTieredStoreEngine.class.getName();
@@ -165,6 +167,7 @@ public class StoreEnginesIT {
         CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
         CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD"))
       .setColumnFamily(family("dt", StoreEngines.KEY, UPSTREAM_DATE))
+      .setColumnFamily(family("tst", StoreEngines.KEY, TieredStripeStoreEngine.class.getName()))
       .build());
 
     // One WARN, for the family on upstream's engine, naming the table, family and engine.
@@ -179,11 +182,12 @@ public class StoreEnginesIT {
     assertTrue(warning, warning.contains("Table engines family dt:"));
     assertTrue(warning, warning.contains(UPSTREAM_DATE));
 
-    writeAndFlush(table, "plain", "tdt", "tdtw", "dt");
+    writeAndFlush(table, "plain", "tdt", "tdtw", "dt", "tst");
     String allSsd = "ALL_SSD " + EnumSet.of(StorageType.SSD);
     assertEquals(List.of(allSsd), placement(table, "plain", FileKind.FLUSHED));
     assertEquals(List.of(allSsd), placement(table, "tdt", FileKind.FLUSHED));
     assertEquals(List.of(allSsd), placement(table, "tdtw", FileKind.FLUSHED));
+    assertEquals(List.of(allSsd), placement(table, "tst", FileKind.FLUSHED));
     List<String> upstream = placement(table, "dt", FileKind.FLUSHED);
     assertEquals(upstream.toString(), 1, upstream.size());
     assertNotEquals("upstream's date-tiered engine places nothing", allSsd, upstream.get(0));

@@ -33,11 +33,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Strata's placement of one store's HBase files, used by each of Strata's store engines
  * ({@link TieredStoreEngine} for HBase's default engine, {@link TieredDateTieredStoreEngine} for
- * its date-tiered one): flushes on the flush policy, compactions on the small or large policy by
- * input size unless HBase chose a policy itself (date-tiered storage-policy windows, upstream's
- * per-family policy), files HBase archives after a compaction on the archive policy and files a
- * bulk load hands to the store on the bulk-load policy, with their blocks moved there. An engine
- * calls it from the {@link StoreEngine} methods it overrides, after (or around) upstream's own
+ * its date-tiered one, {@link TieredStripeStoreEngine} for its stripe one): flushes on the flush
+ * policy, compactions on the small or large policy by input size unless HBase chose a policy
+ * itself (date-tiered storage-policy windows, upstream's per-family policy), files HBase archives
+ * after a compaction on the archive policy and files a bulk load hands to the store on the
+ * bulk-load policy, with their blocks moved there. An engine calls it from the
+ * {@link StoreEngine} methods it overrides, after (or around) upstream's own
  * work; see {@link TieringKeys}, and {@link TierPolicies} for which rule chooses each policy.
  *
  * <p>Upstream pins a policy on compaction output only; a flushed file takes its family

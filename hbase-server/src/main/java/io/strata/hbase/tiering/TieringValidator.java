@@ -162,10 +162,11 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
       String reason = StoreEngines.placementOffReason(siteConf, desc, cfd);
       if (reason != null) {
         LOG.warn("Table {} family {}: Strata's placement is off for the stores of this family "
-          + "({}): {}. Strata's engines that place: {} (default), {} (date-tiered)",
+          + "({}): {}. Strata's engines that place: {} (default), {} (date-tiered), {} (stripe)",
           desc.getTableName(), cfd.getNameAsString(),
           regions < 0 ? "every region" : regions + " region(s) at create", reason,
-          TieredStoreEngine.class.getName(), TieredDateTieredStoreEngine.class.getName());
+          TieredStoreEngine.class.getName(), TieredDateTieredStoreEngine.class.getName(),
+          TieredStripeStoreEngine.class.getName());
       }
     }
   }

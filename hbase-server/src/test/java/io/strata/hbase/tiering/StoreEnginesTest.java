@@ -71,6 +71,7 @@ public class StoreEnginesTest {
     assertTrue(StoreEngines.places(TIERED));
     assertTrue(StoreEngines.places(Sub.class.getName()));
     assertTrue(StoreEngines.places(TieredDateTieredStoreEngine.class.getName()));
+    assertTrue(StoreEngines.places(TieredStripeStoreEngine.class.getName()));
     assertFalse(StoreEngines.places(DATE));
     assertFalse(StoreEngines.places(STRIPE));
     assertFalse(StoreEngines.places(DefaultStoreEngine.class.getName()));
