@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.JsonReports;
+import io.strata.hbase.tiering.StoreEngines;
 import io.strata.hbase.tiering.TierPolicies;
 import java.io.File;
 import java.io.IOException;
@@ -26,6 +27,7 @@ public final class PlacementReport {
   private final EnumMap<FileKind, KindStats> kinds = new EnumMap<>(FileKind.class);
   private final List<PlacedFile> files = new ArrayList<>();
   private Map<String, TierPolicies> familyPolicies = Collections.emptyMap();
+  private Map<String, String> familyEngines = Collections.emptyMap();
 
   public PlacementReport(String root) {
     this.root = root;
@@ -53,6 +55,19 @@ public final class PlacementReport {
 
   void setFamilyPolicies(Map<String, TierPolicies> policies) {
     this.familyPolicies = new TreeMap<>(policies);
+  }
+
+  void setFamilyEngines(Map<String, String> engines) {
+    this.familyEngines = new TreeMap<>(engines);
+  }
+
+  /**
+   * The store engine class each column family of {@link #familyPolicies()} runs, resolved as
+   * HBase resolves {@code hbase.hstore.engine.class} (family, table, then this tool's site
+   * configuration). An engine that is not Strata's applies none of the policies listed.
+   */
+  public Map<String, String> familyEngines() {
+    return Collections.unmodifiableMap(familyEngines);
   }
 
   /**
@@ -93,6 +108,11 @@ public final class PlacementReport {
     ObjectNode familiesNode = doc.putObject("families");
     for (Map.Entry<String, TierPolicies> e : familyPolicies.entrySet()) {
       ObjectNode f = familiesNode.putObject(e.getKey());
+      String engine = familyEngines.get(e.getKey());
+      if (engine != null) {
+        f.put("engine", engine);
+        f.put("engine_places", StoreEngines.places(engine));
+      }
       for (Map.Entry<TierPolicies.Kind, TierPolicies.Choice> c : e.getValue().choices()
         .entrySet()) {
         if (c.getKey() == TierPolicies.Kind.OLDWAL) {
@@ -143,8 +163,14 @@ public final class PlacementReport {
     sb.append("Policies chosen per column family (rule in parentheses; site rules from this "
       + "tool's configuration)\n");
     for (Map.Entry<String, TierPolicies> e : familyPolicies.entrySet()) {
-      sb.append("  ").append(e.getKey()).append(": ").append(e.getValue().describe())
-        .append('\n');
+      sb.append("  ").append(e.getKey()).append(": ").append(e.getValue().describe());
+      String engine = familyEngines.get(e.getKey());
+      if (engine != null) {
+        sb.append(" [engine ").append(engine)
+          .append(StoreEngines.places(engine) ? "]" : "; Strata's placement off: these "
+            + "policies are not applied]");
+      }
+      sb.append('\n');
     }
     return sb.toString();
   }

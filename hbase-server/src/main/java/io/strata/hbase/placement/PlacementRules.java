@@ -1,5 +1,6 @@
 package io.strata.hbase.placement;
 
+import io.strata.hbase.tiering.StoreEngines;
 import io.strata.hbase.tiering.TierPolicies;
 import java.io.IOException;
 import java.util.Collections;
@@ -36,6 +37,8 @@ final class PlacementRules {
   private final Map<TableName, Optional<TableDescriptor>> tables = new HashMap<>();
   /** "ns:table/family" to its resolution, sorted for the report. */
   private final Map<String, TierPolicies> families = new TreeMap<>();
+  /** "ns:table/family" to the store engine class its stores run. */
+  private final Map<String, String> engines = new TreeMap<>();
 
   PlacementRules(FileSystem fs, Path root, Configuration conf) {
     this.fs = fs;
@@ -90,6 +93,11 @@ final class PlacementRules {
     return Collections.unmodifiableMap(families);
   }
 
+  /** Every column family a rule was resolved for, "ns:table/family" to its store engine. */
+  Map<String, String> engines() {
+    return Collections.unmodifiableMap(engines);
+  }
+
   private static PolicyRule of(TierPolicies.Choice c) {
     return new PolicyRule(c.policy(), c.rule());
   }
@@ -105,6 +113,7 @@ final class PlacementRules {
     ColumnFamilyDescriptor cf = td == null ? null : td.getColumnFamily(Bytes.toBytes(family));
     TierPolicies resolved = TierPolicies.resolve(conf, td, cf);
     families.put(id, resolved);
+    engines.put(id, StoreEngines.engineOf(conf, td, cf));
     return resolved;
   }
 

@@ -87,6 +87,7 @@ public final class PlacementScanner {
       } while (listing.hasMore());
     }
     report.setFamilyPolicies(rules.families());
+    report.setFamilyEngines(rules.engines());
     return report;
   }
 

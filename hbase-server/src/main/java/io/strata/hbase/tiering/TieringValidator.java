@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * no storage policies, or while its NameNode does not answer (logged). At start it also refuses
  * a volatile {@code hbase.wal.storage.policy} ({@link WalDurability#enforce}: the master writes
  * the master-region WAL and recovered.edits with it), and at create and alter a volatile one on
- * the table or a family. Thread-safety: the
+ * the table or a family. At create and alter it logs a WARN per family whose store engine
+ * applies none of Strata's placement on a site that runs {@link TieredStoreEngine}
+ * ({@link StoreEngines}). Thread-safety: the
  * master calls it from its RPC handlers; it keeps only what {@link #start} set.
  */
 public class TieringValidator implements MasterCoprocessor, MasterObserver {
@@ -91,7 +93,7 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
   @Override
   public void preCreateTable(ObserverContext<MasterCoprocessorEnvironment> ctx,
     TableDescriptor desc, RegionInfo[] regions) throws IOException {
-    check(desc);
+    check(desc, regions == null ? -1 : regions.length);
   }
 
   @Override
@@ -154,7 +156,31 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
     }
   }
 
+  /**
+   * One WARN per family whose store engine does not apply Strata's placement on a site that runs
+   * {@link TieredStoreEngine} (see {@link StoreEngines#placementOffReason}); the table is not
+   * refused: another engine is a legitimate choice, made unawares only if nobody says so.
+   */
+  private void warnUnplacedEngines(TableDescriptor desc, int regions) {
+    for (ColumnFamilyDescriptor cfd : desc.getColumnFamilies()) {
+      String reason = StoreEngines.placementOffReason(siteConf, desc, cfd);
+      if (reason != null) {
+        LOG.warn("Table {} family {}: Strata's placement is off for the stores of this family "
+          + "({}): {}. Strata's engines that place: {} (default), {} (date-tiered), {} (stripe)",
+          desc.getTableName(), cfd.getNameAsString(),
+          regions < 0 ? "every region" : regions + " region(s) at create", reason,
+          TieredStoreEngine.class.getName(), TieredDateTieredStoreEngine.class.getName(),
+          TieredStripeStoreEngine.class.getName());
+      }
+    }
+  }
+
   private void check(TableDescriptor desc) throws IOException {
+    check(desc, -1);
+  }
+
+  private void check(TableDescriptor desc, int regions) throws IOException {
+    warnUnplacedEngines(desc, regions);
     List<String> problems = new ArrayList<>();
     Set<String> offered = offeredOrNull(desc.getTableName());
     for (ColumnFamilyDescriptor cfd : desc.getColumnFamilies()) {

@@ -51,4 +51,30 @@ public class PlacementReportTest {
     assertTrue(table, table.contains("5 (83.3%)"));
     assertTrue(table, table.contains("oldwal"));
   }
+
+  @Test
+  public void namesEachFamilysEngineAndWhetherItPlaces() {
+    PlacementReport r = new PlacementReport("/hbase");
+    Map<String, io.strata.hbase.tiering.TierPolicies> policies = new java.util.TreeMap<>();
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    policies.put("default:t/a", io.strata.hbase.tiering.TierPolicies.from(conf));
+    policies.put("default:t/d", io.strata.hbase.tiering.TierPolicies.from(conf));
+    Map<String, String> engines = new java.util.TreeMap<>();
+    engines.put("default:t/a", "io.strata.hbase.tiering.TieredStoreEngine");
+    engines.put("default:t/d", "org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine");
+    r.setFamilyPolicies(policies);
+    r.setFamilyEngines(engines);
+    JsonNode families = r.toJson().get("families");
+    assertEquals("io.strata.hbase.tiering.TieredStoreEngine",
+      families.get("default:t/a").get("engine").asText());
+    assertTrue(families.get("default:t/a").get("engine_places").asBoolean());
+    assertEquals("org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine",
+      families.get("default:t/d").get("engine").asText());
+    assertEquals(false, families.get("default:t/d").get("engine_places").asBoolean());
+    assertEquals(engines, r.familyEngines());
+    String text = r.policiesTable();
+    assertTrue(text, text.contains("[engine org.apache.hadoop.hbase.regionserver."
+      + "DateTieredStoreEngine; Strata's placement off"));
+    assertTrue(text, text.contains("[engine io.strata.hbase.tiering.TieredStoreEngine]"));
+  }
 }

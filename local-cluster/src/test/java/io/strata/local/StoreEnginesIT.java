@@ -1,0 +1,211 @@
+package io.strata.local;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.strata.hbase.placement.FileKind;
+import io.strata.hbase.placement.PlacedFile;
+import io.strata.hbase.placement.PlacementReport;
+import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hbase.tiering.StoreEngines;
+import io.strata.hbase.tiering.TieredDateTieredStoreEngine;
+import io.strata.hbase.tiering.TieredStoreEngine;
+import io.strata.hbase.tiering.TieredStripeStoreEngine;
+import io.strata.hbase.tiering.TieringValidator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionConfiguration;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.log4j.AppenderSkeleton;
+import org.apache.log4j.Level;
+import org.apache.log4j.spi.LoggingEvent;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/**
+ * Store engines other than HBase's default on a site running {@link TieredStoreEngine}, on a
+ * real tiered MiniDFSCluster with real HBase: a family on upstream's date-tiered engine is warned
+ * of at create time and named in the placement report; a family on
+ * {@link TieredDateTieredStoreEngine} gets its flushed file on ALL_SSD (every replica on SSD) as
+ * a default family does, its major compaction output on Strata's compaction policy, or on
+ * upstream's window policy when the family enables date-tiered storage policies; a family on
+ * {@link TieredStripeStoreEngine} gets its flushed file on ALL_SSD too.
+ */
+public class StoreEnginesIT {
+  private static final String TIERED_DATE = TieredDateTieredStoreEngine.class.getName();
+  private static final String UPSTREAM_DATE = DateTieredStoreEngine.class.getName();
+
+  @ClassRule
+  public static final TestClusters.Running CLUSTER =
+    TestClusters.running(TestClusters.small("engines"));
+
+  /** WARN lines of the master's validator while the class runs. */
+  private static final List<String> WARNINGS = new CopyOnWriteArrayList<>();
+  private static final AppenderSkeleton CAPTURE = new AppenderSkeleton() {
+    @Override
+    protected void append(LoggingEvent e) {
+      if (e.getLevel().isGreaterOrEqual(Level.WARN)
+        && TieringValidator.class.getName().equals(e.getLoggerName())) {
+        WARNINGS.add(e.getRenderedMessage());
+      }
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public boolean requiresLayout() {
+      return false;
+    }
+  };
+
+  @BeforeClass
+  public static void capture() {
+    org.apache.log4j.Logger.getRootLogger().addAppender(CAPTURE);
+  }
+
+  @AfterClass
+  public static void release() {
+    org.apache.log4j.Logger.getRootLogger().removeAppender(CAPTURE);
+  }
+
+  private static ColumnFamilyDescriptor family(String name, String... keyValues) {
+    ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(name));
+    for (int i = 0; i < keyValues.length; i += 2) {
+      b.setConfiguration(keyValues[i], keyValues[i + 1]);
+    }
+    return b.build();
+  }
+
+  private static void writeAndFlush(TableName table, String... families) throws IOException {
+    EmbeddedHBase hbase = CLUSTER.hbase();
+    try (Table t = hbase.connection().getTable(table)) {
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 500; i++) {
+        Put p = new Put(Bytes.toBytes(String.format("r%06d-%d", i, System.nanoTime())));
+        for (String f : families) {
+          p.addColumn(Bytes.toBytes(f), Bytes.toBytes("q"), new byte[512]);
+        }
+        puts.add(p);
+      }
+      t.put(puts);
+    }
+    hbase.connection().getAdmin().flush(table);
+  }
+
+  private static PlacementReport report() throws IOException {
+    return new PlacementScanner(CLUSTER.dfs().fileSystem(), CLUSTER.hbase().configuration())
+      .scan(CLUSTER.hbase().rootDir());
+  }
+
+  private static List<PlacedFile> files(TableName table, String family, FileKind kind)
+    throws IOException {
+    List<PlacedFile> files = new ArrayList<>();
+    String prefix = "/hbase/data/default/" + table.getNameAsString() + "/";
+    for (PlacedFile f : report().files()) {
+      if (f.kind() == kind && f.path().startsWith(prefix)
+        && f.path().contains("/" + family + "/")) {
+        files.add(f);
+      }
+    }
+    return files;
+  }
+
+  /** Per file of one kind of a family: the policy HDFS reports, and its replicas' types. */
+  private static List<String> placement(TableName table, String family, FileKind kind)
+    throws IOException {
+    List<String> out = new ArrayList<>();
+    for (PlacedFile f : files(table, family, kind)) {
+      Set<StorageType> types = f.replicas().isEmpty() ? EnumSet.noneOf(StorageType.class)
+        : EnumSet.copyOf(f.replicas().keySet());
+      out.add(CLUSTER.dfs().fileSystem().getStoragePolicy(new Path(f.path())).getName() + " "
+        + types);
+    }
+    return out;
+  }
+
+  private static void majorCompactAndWait(TableName table, String family) throws Exception {
+    CLUSTER.hbase().connection().getAdmin().majorCompact(table, Bytes.toBytes(family));
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (files(table, family, FileKind.COMPACTED).size() != 1
+      || !files(table, family, FileKind.FLUSHED).isEmpty()) {
+      assertTrue("the major compaction of '" + family + "' did not finish within 120 s",
+        System.currentTimeMillis() < deadline);
+      Thread.sleep(500);
+    }
+  }
+
+  @Test(timeout = 600_000)
+  public void tieredDateTieredFamilyIsPlacedAndUpstreamDateTieredFamilyIsWarnedOf()
+    throws Exception {
+    Admin admin = CLUSTER.hbase().connection().getAdmin();
+    TableName table = TableName.valueOf("engines");
+    String windows = CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY;
+    admin.createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(family("plain"))
+      .setColumnFamily(family("tdt", StoreEngines.KEY, TIERED_DATE))
+      .setColumnFamily(family("tdtw", StoreEngines.KEY, TIERED_DATE, windows, "true",
+        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
+        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
+        CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD"))
+      .setColumnFamily(family("dt", StoreEngines.KEY, UPSTREAM_DATE))
+      .setColumnFamily(family("tst", StoreEngines.KEY, TieredStripeStoreEngine.class.getName()))
+      .build());
+
+    // One WARN, for the family on upstream's engine, naming the table, family and engine.
+    List<String> engineWarnings = new ArrayList<>();
+    for (String w : WARNINGS) {
+      if (w.contains("Strata's placement is off")) {
+        engineWarnings.add(w);
+      }
+    }
+    assertEquals(engineWarnings.toString(), 1, engineWarnings.size());
+    String warning = engineWarnings.get(0);
+    assertTrue(warning, warning.contains("Table engines family dt:"));
+    assertTrue(warning, warning.contains(UPSTREAM_DATE));
+
+    writeAndFlush(table, "plain", "tdt", "tdtw", "dt", "tst");
+    String allSsd = "ALL_SSD " + EnumSet.of(StorageType.SSD);
+    assertEquals(List.of(allSsd), placement(table, "plain", FileKind.FLUSHED));
+    assertEquals(List.of(allSsd), placement(table, "tdt", FileKind.FLUSHED));
+    assertEquals(List.of(allSsd), placement(table, "tdtw", FileKind.FLUSHED));
+    assertEquals(List.of(allSsd), placement(table, "tst", FileKind.FLUSHED));
+    List<String> upstream = placement(table, "dt", FileKind.FLUSHED);
+    assertEquals(upstream.toString(), 1, upstream.size());
+    assertNotEquals("upstream's date-tiered engine places nothing", allSsd, upstream.get(0));
+
+    PlacementReport report = report();
+    assertEquals(TIERED_DATE, report.familyEngines().get("engines/tdt"));
+    assertEquals(UPSTREAM_DATE, report.familyEngines().get("engines/dt"));
+    assertEquals(TieredStoreEngine.class.getName(), report.familyEngines().get("engines/plain"));
+    assertEquals(false, report.toJson().get("families").get("engines/dt").get("engine_places")
+      .asBoolean());
+
+    // Compaction outputs: Strata's small-compaction policy (ALL_SSD) without upstream's windows,
+    // upstream's window policy (ONE_SSD: one replica on SSD, two on DISK) with them.
+    writeAndFlush(table, "tdt", "tdtw");
+    majorCompactAndWait(table, "tdt");
+    majorCompactAndWait(table, "tdtw");
+    assertEquals(List.of(allSsd), placement(table, "tdt", FileKind.COMPACTED));
+    assertEquals(List.of("ONE_SSD " + EnumSet.of(StorageType.SSD, StorageType.DISK)),
+      placement(table, "tdtw", FileKind.COMPACTED));
+  }
+}
