@@ -233,6 +233,7 @@ public class DistributionClusterIT {
       // Store files of this table only: hbase:meta's flushes land in "flushed" too.
       Map<String, Map<String, Long>> replicas = new HashMap<>();
       Map<String, Integer> files = new HashMap<>();
+      List<Map<String, Long>> walFiles = new ArrayList<>();
       for (JsonNode f : doc.get("files")) {
         String kind = f.get("kind").asText();
         if (!kind.equals("wal") && !f.get("path").asText().contains("/default/usertable/")) {
@@ -242,9 +243,15 @@ public class DistributionClusterIT {
         f.get("replicas").fields().forEachRemaining(e -> replicas
           .computeIfAbsent(kind, k -> new HashMap<>()).merge(e.getKey(), e.getValue().asLong(),
             Long::sum));
+        if (kind.equals("wal") && f.get("replicas").size() > 0) {
+          Map<String, Long> one = new HashMap<>();
+          f.get("replicas").fields().forEachRemaining(e -> one.put(e.getKey(),
+            e.getValue().asLong()));
+          walFiles.add(one);
+        }
       }
       return files.getOrDefault("flushed", 0) == 1 && files.getOrDefault("archived", 0) >= 2
-        && onRamSsd(replicas.get("wal")) && only(replicas.get("archived"), "ARCHIVE")
+        && walsOnRamSsd(walFiles) && only(replicas.get("archived"), "ARCHIVE")
         && only(replicas.get("compacted"), "SSD")
         && replicas.get("flushed").getOrDefault("SSD", 0L) == 1
         && replicas.get("flushed").getOrDefault("DISK", 0L) == 2;
@@ -331,9 +338,24 @@ public class DistributionClusterIT {
 
   /** Whether every replica counted is on {@code type} (and there is one). */
   /** Live WALs on RAM_SSD: one replica of each block on NVDIMM, two on SSD. */
-  private static boolean onRamSsd(Map<String, Long> replicas) {
-    return replicas != null && replicas.size() == 2 && replicas.getOrDefault("NVDIMM", 0L) > 0
-      && replicas.getOrDefault("SSD", 0L) == 2 * replicas.get("NVDIMM");
+  /**
+   * Live WALs under RAM_SSD: no WAL replica anywhere but NVDIMM and SSD, and WALs written since
+   * the quick fault campaign with one replica on the RAM tier and two on SSD. Per file, not
+   * summed: a WAL open when the campaign killed a DataNode went on with the replicas left in its
+   * pipeline (two, with three DataNodes there is none to replace the third) and stays so until
+   * HDFS re-replicates it after HBase rolls it, so its counts are not the policy's.
+   */
+  private static boolean walsOnRamSsd(List<Map<String, Long>> walFiles) {
+    boolean asPolicy = false;
+    for (Map<String, Long> r : walFiles) {
+      long ssd = r.getOrDefault("SSD", 0L);
+      long nvdimm = r.getOrDefault("NVDIMM", 0L);
+      if (ssd + nvdimm != r.values().stream().mapToLong(Long::longValue).sum()) {
+        return false;
+      }
+      asPolicy |= nvdimm > 0 && ssd == 2 * nvdimm;
+    }
+    return asPolicy;
   }
 
   private static boolean only(Map<String, Long> replicas, String type) {
