@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.strata.cli.CommandLines;
+import io.strata.hbase.tiering.WalDurability;
 import io.strata.local.LocalClusterConfig;
 import io.strata.local.TieredDfsCluster;
 import java.io.File;
@@ -202,9 +203,12 @@ public final class WalSyncBench {
           h.getMaxValue(), roundP50.get(p).get(m), replicas, asPolicy(p, replicas)));
       }
     }
+    // The same verdict a RegionServer reaches at start, on the policies as this NameNode has them.
+    java.util.Collection<org.apache.hadoop.hdfs.protocol.BlockStoragePolicy> offered =
+      fs.getAllStoragePolicies();
     Map<String, String> durability = new LinkedHashMap<>();
     for (String p : s.policies()) {
-      durability.put(p, durability(p));
+      durability.put(p, durability(WalDurability.judge(p, offered, 3, false)));
     }
     return new Result(command, Instant.now().toString(), "none",
       "none", s.entries(), s.entryBytes(), s.rounds(), ramFs(cluster.config().ramDir()),
@@ -272,22 +276,10 @@ public final class WalSyncBench {
   }
 
   /** What a policy keeps after the hosts holding a WAL's replicas reboot (tmpfs RAM tier). */
-  static String durability(String policy) {
-    switch (policy) {
-      case "ALL_NVDIMM":
-        return "every replica on the RAM tier: on tmpfs, a reboot of the 3 hosts holding a WAL "
-          + "loses every edit not yet flushed; only for a persistent (DAX) RAM tier, or with "
-          + "strata.unsafe.wal.volatile.accept";
-      case "RAM_SSD":
-        return "one replica on the RAM tier, two on SSD: survives the reboot of every host "
-          + "holding the WAL (Strata's default)";
-      case "ALL_SSD":
-        return "three replicas on SSD: survives reboots";
-      case "HOT":
-        return "three replicas on DISK (upstream's default): survives reboots";
-      default:
-        throw new IllegalArgumentException(policy);
-    }
+  static String durability(WalDurability.Verdict v) {
+    return (v.durable() ? "survives a reboot of the hosts holding the WAL: "
+      : "lost on a reboot of the hosts holding the WAL (RAM tier on tmpfs; only with "
+        + "strata.unsafe.wal.volatile.accept): ") + v.describe();
   }
 
   private static String ramFs(File dir) {
