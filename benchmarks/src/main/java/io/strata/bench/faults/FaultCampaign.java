@@ -437,6 +437,16 @@ public final class FaultCampaign {
     r.put("throughput_after", after);
     ArrayNode nb = r.putArray("daemons_not_back");
     notBack.forEach(nb::add);
+    // Why each one is down, from its own logs, so that a run on another machine explains itself.
+    ObjectNode why = new ObjectMapper().createObjectNode();
+    for (String d : notBack) {
+      String reason = whyDown(d);
+      why.put(d, reason);
+      out.printf(Locale.ROOT, "%s: why %s is down, from its logs:%n%s%n", fault, d, reason);
+    }
+    if (!notBack.isEmpty()) {
+      r.set("why_not_back", why);
+    }
     // Started again, as a supervisor (systemd, an operator) would, so that the next fault meets
     // a whole cluster; the fault still counts as not recovered.
     for (String d : notBack) {
@@ -967,6 +977,59 @@ public final class FaultCampaign {
       Thread.sleep(2000);
     }
     return -1;
+  }
+
+  /**
+   * The last lines of a stopped daemon's log that say why it stopped (FATAL, ERROR, an abort,
+   * running out of heap), and the end of its stdout/stderr file, where the JVM writes a crash or
+   * an OutOfMemoryError exit.
+   */
+  String whyDown(String daemon) {
+    StringBuilder b = new StringBuilder();
+    try {
+      File log = new File(daemonLog(daemon));
+      List<String> telling = new ArrayList<>();
+      for (String line : tail(log, 4 << 20)) {
+        if (line.contains(" FATAL ") || line.contains(" ERROR ") || line.contains("ABORTING")
+          || line.contains("OutOfMemoryError") || line.startsWith("Caused by:")) {
+          telling.add(line.length() > 600 ? line.substring(0, 600) + " ..." : line);
+        }
+      }
+      for (String line : telling.subList(Math.max(0, telling.size() - 12), telling.size())) {
+        b.append("  ").append(log.getName()).append(": ").append(line).append('\n');
+      }
+      File outFile = new File(log.getParentFile(), daemon + ".out");
+      List<String> outLines = tail(outFile, 64 << 10);
+      for (String line : outLines.subList(Math.max(0, outLines.size() - 8), outLines.size())) {
+        b.append("  ").append(outFile.getName()).append(": ").append(line).append('\n');
+      }
+      File[] crashes = log.getParentFile().listFiles((dir, n) -> n.startsWith(daemon + "-hs_err"));
+      if (crashes != null && crashes.length > 0) {
+        b.append("  JVM crash file: ").append(crashes[0]).append('\n');
+      }
+    } catch (Exception e) {
+      b.append("  its logs could not be read: ").append(e);
+    }
+    return b.length() == 0 ? "  nothing in its logs says why" : b.toString();
+  }
+
+  /** The lines of the last {@code bytes} of a file; none when it does not exist. */
+  private static List<String> tail(File f, long bytes) throws IOException {
+    if (!f.isFile()) {
+      return List.of();
+    }
+    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(f, "r")) {
+      long from = Math.max(0, raf.length() - bytes);
+      byte[] buf = new byte[(int) (raf.length() - from)];
+      raf.seek(from);
+      raf.readFully(buf);
+      List<String> lines = new ArrayList<>(List.of(new String(buf, StandardCharsets.UTF_8)
+        .split("\n")));
+      if (from > 0 && !lines.isEmpty()) {
+        lines.remove(0);
+      }
+      return lines;
+    }
   }
 
   private String daemonLog(String daemon) throws Exception {
