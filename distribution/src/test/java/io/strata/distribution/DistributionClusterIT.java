@@ -81,7 +81,11 @@ public class DistributionClusterIT {
     clusterDir = new File(work, "cluster");
     netns = netnsAvailable();
     List<String> up = new ArrayList<>(List.of("bin/strata-cluster", "up", "--dir",
-      clusterDir.getPath(), "--base-port", Integer.toString(BASE_PORT), "--heap", "512",
+      // HBase's own default heap: a RegionServer's memstore and block cache shares (0.4 each)
+      // fill most of it under the fault campaign's load and read-back, and at 512 MB the live
+      // set after a collection came within a few per cent of the limit, where a RegionServer
+      // exits on OutOfMemoryError (bin/ starts every daemon with ExitOnOutOfMemoryError).
+      clusterDir.getPath(), "--base-port", Integer.toString(BASE_PORT), "--heap", "1024",
       // Every open WAL reserves a 64 MB block on each of its 3 replicas' RAM tiers: with the
       // test's rolls and region moves 17 WALs were live at once, more than 3 x 1024 MB holds,
       // and HDFS rightly put one on its fallback (DISK). The tier is tmpfs: only what is
