@@ -990,6 +990,9 @@ public final class FaultCampaign {
       File log = new File(daemonLog(daemon));
       List<String> telling = new ArrayList<>();
       for (String line : tail(log, 4 << 20)) {
+        if (line.contains("vmInputArguments")) {
+          continue; // the JVM's flags name OutOfMemoryError too
+        }
         if (line.contains(" FATAL ") || line.contains(" ERROR ") || line.contains("ABORTING")
           || line.contains("OutOfMemoryError") || line.startsWith("Caused by:")) {
           telling.add(line.length() > 600 ? line.substring(0, 600) + " ..." : line);
