@@ -985,9 +985,16 @@ public final class FaultCampaign {
    * an OutOfMemoryError exit.
    */
   String whyDown(String daemon) {
+    try {
+      return whyDown(daemon, new File(daemonLog(daemon)));
+    } catch (Exception e) {
+      return "  its logs could not be found: " + e;
+    }
+  }
+
+  static String whyDown(String daemon, File log) {
     StringBuilder b = new StringBuilder();
     try {
-      File log = new File(daemonLog(daemon));
       List<String> telling = new ArrayList<>();
       for (String line : tail(log, 4 << 20)) {
         if (line.contains("vmInputArguments")) {
