@@ -372,11 +372,12 @@ public final class HybridRpcKeys {
   }
 
   /**
-   * What the hybrid RPC server and client do when the running HBase or Hadoop is not the release
-   * they are built for ({@link io.strata.compat.SupportedVersions}; the RPC classes live in
-   * HBase's {@code ipc} package and use its package-private API): {@code strict} (default)
-   * refuses to construct the RPC server or client, naming it and both versions; {@code warn}
-   * starts on the untested version and logs a WARN at every start. Checked once per process.
+   * What the hybrid RPC server and client and the polling RPC scheduler do when the running
+   * HBase or Hadoop is not the release they are built for
+   * ({@link io.strata.compat.SupportedVersions}; the RPC classes live in HBase's {@code ipc}
+   * package and use its package-private API): {@code strict} (default) refuses to construct
+   * them, naming the one refused and both versions; {@code warn} starts on the untested version
+   * and logs a WARN at every start. Checked once per process.
    */
   public static final String VERSION_CHECK = VersionCheck.KEY;
   public static final String VERSION_CHECK_DEFAULT = VersionCheck.KEY_DEFAULT;
