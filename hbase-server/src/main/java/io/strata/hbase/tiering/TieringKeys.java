@@ -206,7 +206,8 @@ public final class TieringKeys {
 
   /**
    * What Strata's HBase-side plug-ins (the tiered store engines' placement, the master's
-   * {@code TieringValidator}, the RegionServers' {@code WalDurabilityGuard}) do when the running
+   * {@code TieringValidator}, the RegionServers' {@code WalDurabilityGuard}, the WAL coprocessor
+   * {@code OldWalTiering}) do when the running
    * HBase or Hadoop is not the release they are built for
    * ({@link io.strata.compat.SupportedVersions}): {@code strict} (default) refuses to start,
    * naming the plug-in and both versions; {@code warn} starts on the untested version and logs a
