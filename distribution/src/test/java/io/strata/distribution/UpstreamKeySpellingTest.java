@@ -52,7 +52,9 @@ public class UpstreamKeySpellingTest {
   /** Keys that are not upstream's on purpose, each with why. */
   private static final Map<String, String> DELIBERATE = Map.of(
     "hbase.usepagefilter", "YCSB's HBase binding's own client key, set by the YCSB benchmarks",
-    "hbase.shell.version", "a Maven property of distribution/pom.xml, not a configuration key");
+    "hbase.shell.version", "a Maven property of distribution/pom.xml, not a configuration key",
+    "hadoop.version", "a Maven property of the parent pom (io.strata.compat.SupportedVersions "
+      + "takes the supported Hadoop release from it), not a configuration key");
 
   /**
    * Keys upstream builds at run time from a prefix and a name, so no constant holds them whole:

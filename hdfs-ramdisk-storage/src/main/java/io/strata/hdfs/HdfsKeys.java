@@ -1,5 +1,6 @@
 package io.strata.hdfs;
 
+import io.strata.compat.VersionCheck;
 import io.strata.conf.KeyValues;
 import java.util.Arrays;
 import java.util.List;
@@ -332,6 +333,21 @@ public final class HdfsKeys {
   /** {@link #MOVE_NO_PROGRESS_MS}; must be positive. */
   public static long moveNoProgressMs(Configuration conf) {
     return positiveMs(conf, MOVE_NO_PROGRESS_MS, MOVE_NO_PROGRESS_MS_DEFAULT);
+  }
+
+  /**
+   * What Strata's HDFS-side plug-ins (the volume chooser, the satisfier, the tier mover, the
+   * overlay's configured storage policies) do when the running Hadoop is not the release they are
+   * built for ({@link io.strata.compat.SupportedVersions#HADOOP}): {@code strict} (default)
+   * refuses to start, naming the plug-in and both versions; {@code warn} starts on the untested
+   * version and logs a WARN at every start. Checked once per process, when the plug-in starts.
+   */
+  public static final String VERSION_CHECK = VersionCheck.KEY;
+  public static final String VERSION_CHECK_DEFAULT = VersionCheck.KEY_DEFAULT;
+
+  /** {@link #VERSION_CHECK}: {@code strict} or {@code warn}, any other value refused. */
+  public static VersionCheck.Mode versionCheck(Configuration conf) {
+    return VersionCheck.mode(conf.getTrimmed(VERSION_CHECK));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.strata.hbase.rdma;
 
+import io.strata.compat.VersionCheck;
 import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.SupportedTransport;
 import java.util.Arrays;
@@ -368,5 +369,21 @@ public final class HybridRpcKeys {
 
   private static long positive(Configuration conf, String key, long dflt) {
     return within(key, whole(conf, key, dflt), 1, Long.MAX_VALUE);
+  }
+
+  /**
+   * What the hybrid RPC server and client and the polling RPC scheduler do when the running
+   * HBase or Hadoop is not the release they are built for
+   * ({@link io.strata.compat.SupportedVersions}; the RPC classes live in HBase's {@code ipc}
+   * package and use its package-private API): {@code strict} (default) refuses to construct
+   * them, naming the one refused and both versions; {@code warn} starts on the untested version
+   * and logs a WARN at every start. Checked once per process.
+   */
+  public static final String VERSION_CHECK = VersionCheck.KEY;
+  public static final String VERSION_CHECK_DEFAULT = VersionCheck.KEY_DEFAULT;
+
+  /** {@link #VERSION_CHECK}: {@code strict} or {@code warn}, any other value refused. */
+  public static VersionCheck.Mode versionCheck(Configuration conf) {
+    return VersionCheck.mode(conf.getTrimmed(VERSION_CHECK));
   }
 }

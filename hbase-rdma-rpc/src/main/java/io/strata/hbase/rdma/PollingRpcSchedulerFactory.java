@@ -1,5 +1,6 @@
 package io.strata.hbase.rdma;
 
+import io.strata.compat.VersionCheck;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Abortable;
 import org.apache.hadoop.hbase.ipc.PriorityFunction;
@@ -22,6 +23,8 @@ public class PollingRpcSchedulerFactory extends SimpleRpcSchedulerFactory {
 
   @Override
   public RpcScheduler create(Configuration conf, PriorityFunction priority, Abortable server) {
+    VersionCheck.hbasePlugin("PollingRpcSchedulerFactory (RegionServer RPC scheduler)",
+      HybridRpcKeys.versionCheck(conf));
     return super.create(pollingConf(conf), priority, server);
   }
 

@@ -1,5 +1,6 @@
 package io.strata.hbase.tiering;
 
+import io.strata.compat.VersionCheck;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -31,6 +32,7 @@ public class OldWalTiering implements WALCoprocessor {
         + "hbase.coprocessor.wal.classes");
     }
     Configuration conf = env.getConfiguration();
+    VersionCheck.hbasePlugin("OldWalTiering (WAL coprocessor)", TieringKeys.versionCheck(conf));
     String policy = TierPolicies.from(conf).oldWal();
     boolean requestMoves = TieringKeys.requestMoves(conf);
     Path oldWals = new Path(CommonFSUtils.getWALRootDir(conf), HConstants.HREGION_OLDLOGDIR_NAME);

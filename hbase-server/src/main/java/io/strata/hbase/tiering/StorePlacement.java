@@ -1,5 +1,6 @@
 package io.strata.hbase.tiering;
 
+import io.strata.compat.VersionCheck;
 import io.strata.hbase.placement.StoreFileOrigin;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -154,6 +155,10 @@ final class StorePlacement {
 
   /** From the engine's {@code createComponents}, after upstream's. */
   void open(Configuration conf, HStore store) {
+    // Every store opened with a tiered engine passes here; the versions are read once per
+    // process, so this costs a comparison.
+    VersionCheck.hbasePlugin("TieredStoreEngine placement (RegionServer store engine)",
+      TieringKeys.versionCheck(conf));
     this.store = store;
     this.storeName = store.getRegionInfo().getRegionNameAsString() + " family "
       + store.getColumnFamilyName();

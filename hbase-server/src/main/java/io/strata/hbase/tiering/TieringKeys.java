@@ -1,5 +1,6 @@
 package io.strata.hbase.tiering;
 
+import io.strata.compat.VersionCheck;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.StringUtils;
@@ -203,4 +204,20 @@ public final class TieringKeys {
     }
   }
 
+  /**
+   * What Strata's HBase-side plug-ins (the tiered store engines' placement, the master's
+   * {@code TieringValidator}, the RegionServers' {@code WalDurabilityGuard}, the WAL coprocessor
+   * {@code OldWalTiering}) do when the running
+   * HBase or Hadoop is not the release they are built for
+   * ({@link io.strata.compat.SupportedVersions}): {@code strict} (default) refuses to start,
+   * naming the plug-in and both versions; {@code warn} starts on the untested version and logs a
+   * WARN at every start. Site-wide (hbase-site.xml); checked once per process.
+   */
+  public static final String VERSION_CHECK = VersionCheck.KEY;
+  public static final String VERSION_CHECK_DEFAULT = VersionCheck.KEY_DEFAULT;
+
+  /** {@link #VERSION_CHECK}: {@code strict} or {@code warn}, any other value refused. */
+  public static VersionCheck.Mode versionCheck(Configuration conf) {
+    return VersionCheck.mode(conf.getTrimmed(VERSION_CHECK));
+  }
 }

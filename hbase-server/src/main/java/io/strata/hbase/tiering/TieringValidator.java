@@ -1,5 +1,6 @@
 package io.strata.hbase.tiering;
 
+import io.strata.compat.VersionCheck;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,6 +47,8 @@ public class TieringValidator implements MasterCoprocessor, MasterObserver {
 
   @Override
   public void start(CoprocessorEnvironment env) throws IOException {
+    VersionCheck.hbasePlugin("TieringValidator (master coprocessor)",
+      TieringKeys.versionCheck(env.getConfiguration()));
     siteConf = env.getConfiguration();
     fs = CommonFSUtils.getRootDir(siteConf).getFileSystem(siteConf);
     Set<String> offered;

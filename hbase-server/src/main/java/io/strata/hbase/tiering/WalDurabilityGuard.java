@@ -1,5 +1,6 @@
 package io.strata.hbase.tiering;
 
+import io.strata.compat.VersionCheck;
 import java.io.IOException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,6 +48,8 @@ public class WalDurabilityGuard implements RegionServerCoprocessor {
       server += " " + ((RegionServerCoprocessorEnvironment) env).getServerName();
     }
     Configuration conf = env.getConfiguration();
+    VersionCheck.hbasePlugin("WalDurabilityGuard (RegionServer coprocessor)",
+      TieringKeys.versionCheck(conf));
     String who = server;
     try {
       WalDurability.enforce(conf, who);

@@ -1,5 +1,6 @@
 package io.strata.hdfs.chooser;
 
+import io.strata.compat.VersionCheck;
 import io.strata.hdfs.HdfsKeys;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -50,6 +51,9 @@ public class LatencyAwareVolumeChoosingPolicy<V extends FsVolumeSpi>
 
   @Override
   public void setConf(Configuration conf) {
+    // The DataNode calls this once, as it creates its dataset: an unsupported Hadoop stops it here.
+    VersionCheck.hadoopPlugin("LatencyAwareVolumeChoosingPolicy (DataNode volume chooser)",
+      HdfsKeys.versionCheck(conf));
     ChooserSettings settings = ChooserSettings.from(conf);
     super.setConf(conf);
     this.conf = conf;

@@ -1,5 +1,6 @@
 package io.strata.hdfs.sps;
 
+import io.strata.compat.VersionCheck;
 import io.strata.hdfs.HdfsKeys;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
@@ -144,6 +145,8 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
   /** Starts a satisfier whose thread calls {@code hook} before each file it analyses. */
   public static InProcessSatisfier start(Configuration conf, URI nameNode, AnalysisHook hook)
     throws IOException {
+    VersionCheck.hadoopPlugin("InProcessSatisfier (Storage Policy Satisfier)",
+      HdfsKeys.versionCheck(conf));
     String mode = conf.get(DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_MODE_KEY,
       DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_MODE_DEFAULT);
     if (StoragePolicySatisfierMode.fromString(mode) != StoragePolicySatisfierMode.EXTERNAL) {

@@ -1,5 +1,6 @@
 package io.strata.hdfs.tiermover;
 
+import io.strata.compat.VersionCheck;
 import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.sps.MoverIdHolder;
 import io.strata.hdfs.sps.SatisfierHealth;
@@ -96,6 +97,7 @@ public final class TierMover implements Closeable {
    */
   public static TierMover start(Configuration conf, URI nameNode, java.nio.file.Path stateFile,
     SatisfierHealth satisfier) throws IOException {
+    VersionCheck.hadoopPlugin("TierMover", HdfsKeys.versionCheck(conf));
     FileSystem fs = FileSystem.newInstance(nameNode, conf);
     if (!(fs instanceof DistributedFileSystem)) {
       fs.close();

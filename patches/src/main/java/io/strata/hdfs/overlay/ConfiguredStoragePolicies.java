@@ -1,5 +1,6 @@
 package io.strata.hdfs.overlay;
 
+import io.strata.compat.VersionCheck;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,6 +38,10 @@ public final class ConfiguredStoragePolicies {
     if (conf == null) {
       return;
     }
+    // The NameNode builds its policy suite once, at start: the first place where the overlay's
+    // classes (patched from one Hadoop release's sources) can check the release they run on.
+    VersionCheck.hadoopPlugin("Strata HDFS overlay (NameNode storage policies)",
+      OverlayKeys.versionCheck(conf));
     for (String name : conf.getTrimmedStringCollection(OverlayKeys.STORAGE_POLICIES)) {
       BlockStoragePolicy p = parse(conf, name, policies);
       policies[p.getId()] = p;

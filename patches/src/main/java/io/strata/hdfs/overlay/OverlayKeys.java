@@ -1,8 +1,11 @@
 package io.strata.hdfs.overlay;
 
+import io.strata.compat.VersionCheck;
+import org.apache.hadoop.conf.Configuration;
+
 /**
  * Configuration keys read by the patched Hadoop classes of the overlay, with their defaults. Each
- * is listed in docs/configuration.md.
+ * is listed in docs/configuration.md; {@link #versionCheck} validates its key.
  */
 public final class OverlayKeys {
   private OverlayKeys() {
@@ -36,4 +39,19 @@ public final class OverlayKeys {
 
   /** Storage types tried when re-replicating and the types are full. Default none. */
   public static final String REPLICATION_FALLBACKS_SUFFIX = ".replication-fallbacks";
+
+  /**
+   * What the overlay's helpers do when the running Hadoop is not the release whose sources the
+   * overlay's classes were patched from ({@link io.strata.compat.SupportedVersions#HADOOP}):
+   * {@code strict} (default) stops the NameNode as it loads the configured storage policies,
+   * naming both versions; {@code warn} starts on the untested version and logs a WARN at every
+   * start. Checked once per process.
+   */
+  public static final String VERSION_CHECK = VersionCheck.KEY;
+  public static final String VERSION_CHECK_DEFAULT = VersionCheck.KEY_DEFAULT;
+
+  /** {@link #VERSION_CHECK}: {@code strict} or {@code warn}, any other value refused. */
+  public static VersionCheck.Mode versionCheck(Configuration conf) {
+    return VersionCheck.mode(conf.getTrimmed(VERSION_CHECK));
+  }
 }

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.ipc;
 
+import io.strata.compat.VersionCheck;
 import io.strata.hbase.rdma.PollerSlots;
 import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaTransports;
@@ -62,7 +63,7 @@ public class HybridRpcClient extends NettyRpcClient {
 
   public HybridRpcClient(Configuration conf, String clusterId, SocketAddress localAddress,
     MetricsConnection metrics, Map<String, byte[]> connectionAttributes) {
-    super(conf, clusterId, localAddress, metrics, connectionAttributes);
+    super(versionChecked(conf), clusterId, localAddress, metrics, connectionAttributes);
     String unprotected = RpcProtection.whyNoEndpoint(conf, false);
     if (unprotected != null && !routedMethods(conf).isEmpty()) {
       LOG.info("RDMA endpoints off for this client: {}; every call goes over the protected "
@@ -107,6 +108,16 @@ public class HybridRpcClient extends NettyRpcClient {
   /** HBase's own async channel, never polled: for the endpoint offer, asked from a send. */
   RpcChannel plainRpcChannel(ServerName sn, User user, int rpcTimeout) {
     return super.createRpcChannel(sn, user, rpcTimeout);
+  }
+
+  /**
+   * {@code conf}, once the running HBase and Hadoop are checked: before NettyRpcClient's
+   * constructor, so that a refused client has made no event loop or connection.
+   */
+  private static Configuration versionChecked(Configuration conf) {
+    VersionCheck.hbasePlugin("HybridRpcClient (HBase RPC client)",
+      HybridRpcKeys.versionCheck(conf));
+    return conf;
   }
 
   /** Used in tests only. */

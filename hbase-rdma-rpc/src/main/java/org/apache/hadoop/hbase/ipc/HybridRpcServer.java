@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.ipc;
 
+import io.strata.compat.VersionCheck;
 import io.strata.hbase.rdma.EndpointOffer;
 import io.strata.hbase.rdma.EndpointRefusedException;
 import io.strata.hbase.rdma.EndpointTokens;
@@ -84,10 +85,20 @@ public class HybridRpcServer extends NettyRpcServer {
   /** strata.rpc.server.stages; a connection accepted before it is set is HBase's own. */
   private volatile boolean stages;
 
+  /**
+   * {@code conf}, once the running HBase and Hadoop are checked: before NettyRpcServer's
+   * constructor, so that a refused server has bound no port and made no event loop.
+   */
+  private static Configuration versionChecked(Configuration conf) {
+    VersionCheck.hbasePlugin("HybridRpcServer (HBase RPC server)",
+      HybridRpcKeys.versionCheck(conf));
+    return conf;
+  }
+
   public HybridRpcServer(Server server, String name, List<BlockingServiceAndInterface> services,
     InetSocketAddress bindAddress, Configuration conf, RpcScheduler scheduler,
     boolean reservoirEnabled) throws IOException {
-    super(server, name, services, bindAddress, conf, scheduler, reservoirEnabled);
+    super(server, name, services, bindAddress, versionChecked(conf), scheduler, reservoirEnabled);
     this.clientService = getService(services, ClientService.getDescriptor().getName());
     this.tokens = new EndpointTokens<>(HybridRpcKeys.Server.tokenTtlMs(conf),
       EnvironmentEdgeManager::currentTime);
