@@ -239,6 +239,45 @@ public final class HdfsKeys {
   }
 
   /**
+   * The keytab the satisfier daemon ({@code strata satisfier}) logs in from on a cluster with
+   * {@code hadoop.security.authentication=kerberos}: upstream's key for its own external
+   * satisfier ({@code hdfs sps}). Required there, with {@link #SPS_KERBEROS_PRINCIPAL}: a daemon
+   * living on a ticket cache dies when the ticket's renew limit passes. No default.
+   */
+  public static final String SPS_KEYTAB_FILE = "dfs.storage.policy.satisfier.keytab.file";
+
+  /**
+   * The satisfier daemon's Kerberos principal ({@code _HOST} is replaced by the host's name), as
+   * upstream's {@code hdfs sps}. No default.
+   */
+  public static final String SPS_KERBEROS_PRINCIPAL =
+    "dfs.storage.policy.satisfier.kerberos.principal";
+
+  /**
+   * The keytab the tier mover daemon ({@code strata tier-mover}) logs in from on a Kerberos
+   * cluster; required there, with {@link #TIERMOVER_KERBEROS_PRINCIPAL}. The principal must be
+   * an HDFS superuser: the tier mover reads the NameNode's edit stream (inotify). No default.
+   */
+  public static final String TIERMOVER_KEYTAB_FILE = "strata.tiermover.keytab.file";
+
+  /** The tier mover's Kerberos principal ({@code _HOST} is replaced). No default. */
+  public static final String TIERMOVER_KERBEROS_PRINCIPAL = "strata.tiermover.kerberos.principal";
+
+  /**
+   * Milliseconds between a Kerberos daemon's checks of its ticket; each check logs in again from
+   * the keytab when the ticket is near its end (upstream's
+   * {@code checkTGTAndReloginFromKeytab}, a no-op otherwise). Default
+   * {@value #KERBEROS_RELOGIN_CHECK_MS_DEFAULT}; must be positive.
+   */
+  public static final String KERBEROS_RELOGIN_CHECK_MS = "strata.kerberos.relogin.check.ms";
+  public static final long KERBEROS_RELOGIN_CHECK_MS_DEFAULT = 60_000;
+
+  /** {@link #KERBEROS_RELOGIN_CHECK_MS}; must be positive. */
+  public static long kerberosReloginCheckMs(Configuration conf) {
+    return positiveMs(conf, KERBEROS_RELOGIN_CHECK_MS, KERBEROS_RELOGIN_CHECK_MS_DEFAULT);
+  }
+
+  /**
    * Milliseconds before the in-process Storage Policy Satisfier is restarted after its thread
    * stopped unexpectedly; doubles while it keeps failing soon after a restart. Default
    * {@value #SPS_RESTART_BACKOFF_MS_DEFAULT}; must be positive.

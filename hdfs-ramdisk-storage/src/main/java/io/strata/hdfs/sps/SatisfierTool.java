@@ -2,7 +2,9 @@ package io.strata.hdfs.sps;
 
 import io.strata.cli.CommandLines;
 import io.strata.cli.UntilStopped;
+import io.strata.hdfs.DaemonLogin;
 import io.strata.hdfs.DaemonOutput;
+import io.strata.hdfs.HdfsKeys;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -57,6 +59,8 @@ public final class SatisfierTool {
       60, 1));
     InProcessSatisfier sps;
     try {
+      DaemonLogin.login(conf, "strata satisfier", HdfsKeys.SPS_KEYTAB_FILE,
+        HdfsKeys.SPS_KERBEROS_PRINCIPAL);
       sps = InProcessSatisfier.start(conf, nameNode);
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("strata satisfier: cannot start for " + nameNode + ": " + e.getMessage());

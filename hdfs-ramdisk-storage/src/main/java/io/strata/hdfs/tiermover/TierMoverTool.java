@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.cli.UntilStopped;
+import io.strata.hdfs.DaemonLogin;
 import io.strata.hdfs.DaemonOutput;
 import io.strata.hdfs.HdfsKeys;
 import java.io.File;
@@ -74,6 +75,8 @@ public final class TierMoverTool {
 
     TierMover mover;
     try {
+      DaemonLogin.login(conf, "strata tier-mover", HdfsKeys.TIERMOVER_KEYTAB_FILE,
+        HdfsKeys.TIERMOVER_KERBEROS_PRINCIPAL);
       mover = TierMover.start(conf, nameNode, Paths.get(state));
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("strata tier-mover: cannot start on " + nameNode + ": " + e.getMessage());
