@@ -245,6 +245,7 @@ public class DaemonScriptsTest {
   public void clusterUpKeepsAnExistingClusterUnlessFresh() throws Exception {
     Result help = bash(BIN.resolve("strata-cluster") + " --help");
     assertEquals(help.out, 0, help.code);
+    assertFalse("help made the default cluster directory", Files.exists(DIST.resolve("cluster")));
     assertTrue(help.out, help.out.contains("on the data of the cluster already in --dir"));
     assertTrue(help.out, help.out.contains("--fresh"));
 
