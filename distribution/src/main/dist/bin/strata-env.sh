@@ -68,8 +68,11 @@ strata_run() {
     -cp "${conf:+$conf:}$cp:$(strata_upstream_cp)" "$main" "$@"
 }
 
-# Daemon control for a main class: strata_daemon NAME SIDE MAIN start|stop|status|run ARGS...
-# A pid file is trusted only while its process carries the file's marker (strata-daemon.sh).
+# Daemon control for a main class: strata_daemon NAME SIDE MAIN start|stop|status|run|foreground
+# ARGS... (start runs "$0" STRATA_SELF_ARGS... run ARGS... in the background). A pid file is trusted only while its process carries the file's marker
+# (strata-daemon.sh). foreground is start without the background: the daemon's pid file, rolling
+# log, GC log and exit on OutOfMemoryError, in this process (exec), for a supervisor that runs
+# it and restarts it when it exits (conf/systemd/*.service).
 strata_daemon() {
   local name="$1" side="$2" main="$3" action="${4:-}"; shift 4 || shift $#
   local pid_file="$STRATA_PID_DIR/$name.pid" log_file="$STRATA_LOG_DIR/$name.log"
@@ -82,7 +85,7 @@ strata_daemon() {
       fi
       strata_rotate "$out_file" 5
       STRATA_DAEMON_NAME="$name" STRATA_DAEMON_PID_FILE="$pid_file" \
-        nohup "$0" run "$@" >"$out_file" 2>&1 </dev/null &
+        nohup "$0" ${STRATA_SELF_ARGS[@]+"${STRATA_SELF_ARGS[@]}"} run "$@" >"$out_file" 2>&1 </dev/null &
       pid=$!
       echo "$pid" >"$pid_file"
       if strata_wait_started "$pid" "$pid_file" 30; then sleep 2; fi
@@ -115,9 +118,20 @@ strata_daemon() {
       fi ;;
     run)
       strata_run "$side" "$main" "$@" ;;
+    foreground)
+      mkdir -p "$STRATA_PID_DIR" "$STRATA_LOG_DIR"
+      if pid=$(strata_daemon_pid "$pid_file"); then
+        echo "$name is already running, pid $pid (pid file $pid_file): not starting another" >&2
+        return 1
+      fi
+      # exec keeps this process's pid: the JVM is the pid the file names.
+      echo "$$" >"$pid_file"
+      echo "$name in the foreground, pid $$, log $log_file"
+      STRATA_DAEMON_NAME="$name" STRATA_DAEMON_PID_FILE="$pid_file" strata_run "$side" "$main" "$@" ;;
     *)
-      echo "usage: $(basename "$0") start|stop|status|run [options] (run: in the foreground;" \
-        "$(basename "$0") run --help for the options)" >&2
+      echo "usage: $(basename "$0") start|stop|status|run|foreground [options] (run: in the" \
+        "foreground, logging to the console; foreground: as start but without leaving, for a" \
+        "supervisor such as systemd; $(basename "$0") run --help for the options)" >&2
       return 2 ;;
   esac
 }

@@ -11,6 +11,7 @@ import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +45,17 @@ import org.junit.rules.TemporaryFolder;
  * so does the launcher's);</li>
  * <li>the JVM options every daemon gets are accepted by the JVM: the GC log is written, and an
  * OutOfMemoryError ends the JVM;</li>
- * <li>a daemon's stdout capture is rotated at each start, keeping five.</li>
+ * <li>a daemon's stdout capture is rotated at each start, keeping five;</li>
+ * <li>{@code strata-cluster up} starts on the cluster already in its directory (its data, logs
+ * and NameNode metadata kept, no format), refuses a layout that would strand blocks and data
+ * without NameNode metadata, and deletes only with {@code --fresh}, saying so;</li>
+ * <li>the cluster's ZooKeeper, started on the configuration up writes, listens on the cluster's
+ * address only;</li>
+ * <li>a daemon in the foreground (for a supervisor) is the pid its pid file names, with the
+ * daemon's options, refuses a second copy, and stops on TERM with 143;</li>
+ * <li>the systemd units restart their daemon on failure, name a user and a file limit, run a
+ * script of bin/ in the foreground that knows the daemon, go into the tarball, and pass
+ * {@code systemd-analyze verify} where it is installed.</li>
  * </ul>
  */
 public class DaemonScriptsTest {
@@ -228,6 +239,255 @@ public class DaemonScriptsTest {
       "master.out.5"), Arrays.asList(names));
     assertEquals("start-8\n", Files.readString(new File(out + ".1").toPath()));
     assertEquals("start-4\n", Files.readString(new File(out + ".5").toPath()));
+  }
+
+  @Test
+  public void clusterUpKeepsAnExistingClusterUnlessFresh() throws Exception {
+    Result help = bash(BIN.resolve("strata-cluster") + " --help");
+    assertEquals(help.out, 0, help.code);
+    assertFalse("help made the default cluster directory", Files.exists(DIST.resolve("cluster")));
+    assertTrue(help.out, help.out.contains("on the data of the cluster already in --dir"));
+    assertTrue(help.out, help.out.contains("--fresh"));
+
+    // What down leaves of a cluster: the NameNode's metadata, the DataNodes' blocks, the logs.
+    File dir = tmp.newFolder("kept");
+    File version = new File(dir, "data/namenode/current/VERSION");
+    File block = new File(dir, "data/datanode-1/disk/current/blk_1073741825");
+    File oldLog = new File(dir, "logs/namenode.log");
+    write(version, "clusterID=CID-kept\n");
+    write(block, "a table's cells");
+    write(oldLog, "the earlier run\n");
+    write(new File(dir, "cluster.env"), "DATANODES=2\nREGIONSERVERS=1\nBASE_PORT=29000\n"
+      + "TRANSPORT=none\nRAM_ROOT=" + dir + "/data\nNETNS=0\nHEAP_MB=256\nSSD_VOLUMES=1\n");
+    String up = BIN.resolve("strata-cluster") + " up --dir " + dir + " --base-port "
+      + freeBasePort() + " --transport none --heap 64 --regionservers 1 ";
+
+    // Fewer DataNodes than the cluster has would strand their blocks: refused, nothing deleted.
+    Result fewer = bash(up + "--datanodes 1");
+    assertEquals(fewer.out, 2, fewer.code);
+    assertTrue(fewer.out, fewer.out.contains("has 2 DataNodes"));
+    assertTrue(block.exists());
+
+    // The daemons cannot start from the source tree (no jars): ZooKeeper exits and up stops what
+    // it started. What it did to the directory before is what is checked.
+    Result kept = bash(up + "--datanodes 2");
+    assertEquals(kept.out, 1, kept.code);
+    assertTrue(kept.out, kept.out.contains("keeping the cluster in " + dir));
+    assertTrue(kept.out, kept.out.contains("zookeeper exited while starting"));
+    assertEquals("clusterID=CID-kept\n", Files.readString(version.toPath()));
+    assertEquals("a table's cells", Files.readString(block.toPath()));
+    assertTrue(Files.readString(oldLog.toPath()).startsWith("the earlier run\n"));
+    assertFalse("the NameNode is not formatted again: " + kept.out,
+      new File(dir, "logs/namenode-format.log").exists());
+
+    Result fresh = bash(up + "--datanodes 2 --fresh");
+    assertEquals(fresh.out, 1, fresh.code);
+    assertTrue(fresh.out, fresh.out.contains("--fresh: deleting " + dir + "/data and " + dir
+      + "/logs"));
+    assertFalse(version.exists());
+    assertFalse(block.exists());
+    assertFalse(oldLog.exists());
+  }
+
+  @Test
+  public void clusterUpLeavesDataWithoutNameNodeMetadataAlone() throws Exception {
+    File dir = tmp.newFolder("orphan");
+    File block = new File(dir, "data/datanode-1/disk/current/blk_1073741825");
+    write(block, "a table's cells");
+    Result up = bash(BIN.resolve("strata-cluster") + " up --dir " + dir + " --base-port "
+      + freeBasePort() + " --transport none --heap 64 --datanodes 1 --regionservers 1");
+    assertEquals(up.out, 2, up.code);
+    assertTrue(up.out, up.out.contains("holds data but no NameNode metadata"));
+    assertTrue(up.out, up.out.contains("pass --fresh"));
+    assertEquals("a table's cells", Files.readString(block.toPath()));
+  }
+
+  @Test
+  public void clusterZooKeeperListensOnTheClusterAddressOnly() throws Exception {
+    File dir = tmp.newFolder("zk");
+    int base = freeBasePort();
+    Result up = bash(BIN.resolve("strata-cluster") + " up --dir " + dir + " --base-port " + base
+      + " --transport none --heap 64 --datanodes 1 --regionservers 1");
+    assertEquals(up.out, 1, up.code);
+    File cfg = new File(dir, "conf/zoo.cfg");
+    assertTrue("up writes ZooKeeper's configuration: " + up.out, cfg.isFile());
+    Properties zk = new Properties();
+    try (InputStream in = new FileInputStream(cfg)) {
+      zk.load(in);
+    }
+    assertEquals("127.0.0.1", zk.getProperty("clientPortAddress"));
+    assertEquals(Integer.toString(base), zk.getProperty("clientPort"));
+
+    // ZooKeeper started on that file as up starts it (this test's class path has it).
+    File log = new File(dir, "zookeeper-test.out");
+    Process p = new ProcessBuilder(java(), "-Xmx64m", "-Dzookeeper.admin.enableServer=false",
+      "-cp", System.getProperty("java.class.path"),
+      "org.apache.zookeeper.server.ZooKeeperServerMain", cfg.getPath()).redirectErrorStream(true)
+      .redirectOutput(log).start();
+    started.add(p);
+    List<InetSocketAddress> on = List.of();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (on.stream().noneMatch(a -> a.getPort() == base)) {
+      assertTrue("ZooKeeper exited: " + Files.readString(log.toPath()), p.isAlive());
+      assertTrue("ZooKeeper not listening on " + base + " within 60 s: " + on,
+        System.nanoTime() < deadline);
+      Thread.sleep(200);
+      on = ListeningSockets.of(p.pid());
+    }
+    for (InetSocketAddress a : on) {
+      assertFalse(a + ": ZooKeeper listens on every interface", a.getAddress().isAnyLocalAddress());
+      assertTrue(a + " is not the cluster's address", a.getAddress().isLoopbackAddress());
+    }
+  }
+
+  @Test
+  public void foregroundDaemonIsThePidItsFileNames() throws Exception {
+    // The distribution's bin/ and conf/ as unpacked (jvm.options as the build fills it in),
+    // with a daemon that sleeps.
+    Path home = tmp.newFolder("home").toPath();
+    Files.createDirectories(home.resolve("bin"));
+    Files.createDirectories(home.resolve("conf"));
+    for (String f : new String[] {"strata-env.sh", "strata-daemon.sh"}) {
+      Files.copy(BIN.resolve(f), home.resolve("bin/" + f));
+    }
+    Files.copy(DIST.resolve("conf/log4j.properties"), home.resolve("conf/log4j.properties"));
+    Files.writeString(home.resolve("conf/jvm.options"), "");
+    Path sleeper = home.resolve("bin/sleeper");
+    Files.writeString(sleeper, "#!/usr/bin/env bash\nset -euo pipefail\n"
+      + ". \"$(dirname \"${BASH_SOURCE[0]}\")/strata-env.sh\"\n"
+      + "strata_daemon sleeper hdfs '" + Sleeper.class.getName() + "' \"$@\"\n");
+    assertTrue(sleeper.toFile().setExecutable(true));
+    File run = tmp.newFolder("fg-run");
+    File logs = tmp.newFolder("fg-logs");
+    String env = "STRATA_PID_DIR=" + run + " STRATA_LOG_DIR=" + logs + " STRATA_HEAP=32m "
+      + "STRATA_UPSTREAM_CP='" + System.getProperty("java.class.path") + "' ";
+
+    ProcessBuilder pb = new ProcessBuilder(sleeper.toString(), "foreground")
+      .redirectErrorStream(true).redirectOutput(new File(logs, "foreground.out"));
+    pb.environment().put("STRATA_PID_DIR", run.getPath());
+    pb.environment().put("STRATA_LOG_DIR", logs.getPath());
+    pb.environment().put("STRATA_HEAP", "32m");
+    pb.environment().put("STRATA_UPSTREAM_CP", System.getProperty("java.class.path"));
+    pb.environment().put("JAVA_HOME", Paths.get(java()).getParent().getParent().toString());
+    Process fg = pb.start();
+    started.add(fg);
+    Result status = bash(env + sleeper + " status");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (status.code != 0) {
+      assertTrue("the foreground daemon exited: "
+        + Files.readString(new File(logs, "foreground.out").toPath()), fg.isAlive());
+      assertTrue(status.out, System.nanoTime() < deadline);
+      Thread.sleep(200);
+      status = bash(env + sleeper + " status");
+    }
+    // The process a supervisor started is the JVM (exec): the pid it watches is the daemon's.
+    assertTrue(status.out, status.out.contains("sleeper is running, pid " + fg.pid()));
+    assertEquals(fg.pid() + "\n", Files.readString(new File(run, "sleeper.pid").toPath()));
+    assertTrue("the daemon's options: GC log", new File(logs, "sleeper-gc.log").exists());
+    Result second = bash(env + sleeper + " foreground");
+    assertEquals(second.out, 1, second.code);
+    assertTrue(second.out, second.out.contains("already running, pid " + fg.pid()));
+    Result stop = bash(env + sleeper + " stop");
+    assertEquals(stop.out, 0, stop.code);
+    assertTrue(fg.waitFor(30, TimeUnit.SECONDS));
+    // SIGTERM: the JVM's 143, which the units take as a clean stop.
+    assertEquals(143, fg.exitValue());
+  }
+
+  @Test
+  public void systemdUnitsSuperviseEachDaemonInTheForeground() throws Exception {
+    File pids = tmp.newFolder("unit-run");
+    List<String> units = List.of("strata-namenode", "strata-datanode", "strata-satisfier",
+      "strata-tier-mover", "strata-master", "strata-regionserver");
+    for (String name : units) {
+      Path unit = DIST.resolve("conf/systemd/" + name + ".service");
+      assertTrue(unit + " exists", Files.isRegularFile(unit));
+      Map<String, Map<String, String>> u = unitSections(unit);
+      Map<String, String> service = u.get("Service");
+      assertTrue(unit + ": [Unit], [Service], [Install]", u.containsKey("Unit")
+        && service != null && u.containsKey("Install"));
+      assertEquals(unit + " Restart", "on-failure", service.get("Restart"));
+      assertTrue(unit + " RestartSec", service.getOrDefault("RestartSec", "").matches("[1-9][0-9]*"));
+      assertTrue(unit + " User", !service.getOrDefault("User", "").isBlank());
+      assertTrue(unit + " LimitNOFILE", Long.parseLong(service.get("LimitNOFILE")) >= 65536);
+      assertEquals(unit + " SuccessExitStatus", "143", service.get("SuccessExitStatus"));
+      assertEquals("multi-user.target", u.get("Install").get("WantedBy"));
+      String[] exec = service.get("ExecStart").split("\\s+");
+      assertTrue(unit + " runs the tarball's bin/", exec[0].startsWith("/opt/strata/bin/"));
+      Path script = BIN.resolve(exec[0].substring("/opt/strata/bin/".length()));
+      assertTrue(script + " is executable", Files.isExecutable(script));
+      int action = script.getFileName().toString().equals("daemon") ? 2 : 1;
+      assertEquals(unit + " in the foreground", "foreground", exec[action]);
+      // The script knows the daemon: its status (nothing running here) says so.
+      StringBuilder cmd = new StringBuilder("STRATA_PID_DIR=" + pids + " " + script);
+      for (int i = 1; i < action; i++) {
+        cmd.append(' ').append(exec[i]);
+      }
+      Result status = bash(cmd + " status");
+      assertEquals(status.out, 3, status.code);
+      assertTrue(status.out, status.out.contains("is not running"));
+    }
+    // The tarball's conf/ takes every file of src/main/dist/conf but jvm.options (filtered).
+    String assembly = Files.readString(Paths.get("src/main/assembly/bin.xml"));
+    assertTrue(assembly.contains("<exclude>bin/**</exclude>\n        <exclude>conf/jvm.options"
+      + "</exclude>\n      </excludes>"));
+
+    // systemd's own parser, where this machine has it: with the paths of this source tree.
+    if (new ProcessBuilder("sh", "-c", "command -v systemd-analyze").start().waitFor() != 0) {
+      System.err.println("DaemonScriptsTest: no systemd-analyze here; units checked by key only");
+      return;
+    }
+    File copy = tmp.newFolder("units");
+    StringBuilder verify = new StringBuilder("systemd-analyze verify");
+    for (String name : units) {
+      String text = Files.readString(DIST.resolve("conf/systemd/" + name + ".service"));
+      Path to = copy.toPath().resolve(name + ".service");
+      Files.writeString(to, text.replace("/opt/strata/", DIST + "/"));
+      verify.append(' ').append(to);
+    }
+    Result r = bash(verify.toString());
+    assertEquals(r.out, 0, r.code);
+    for (String line : r.out.split("\n")) {
+      assertFalse("systemd-analyze: " + r.out, line.contains(copy.getPath()));
+    }
+  }
+
+  /** A unit file's sections, each key's last value (comments and blank lines skipped). */
+  private static Map<String, Map<String, String>> unitSections(Path unit) throws IOException {
+    Map<String, Map<String, String>> sections = new java.util.LinkedHashMap<>();
+    Map<String, String> current = null;
+    for (String line : Files.readAllLines(unit)) {
+      String l = line.trim();
+      if (l.isEmpty() || l.startsWith("#") || l.startsWith(";")) {
+        continue;
+      }
+      if (l.startsWith("[") && l.endsWith("]")) {
+        current = new java.util.LinkedHashMap<>();
+        sections.put(l.substring(1, l.length() - 1), current);
+        continue;
+      }
+      int eq = l.indexOf('=');
+      assertTrue(unit + ": not a key=value line: " + line, current != null && eq > 0);
+      current.put(l.substring(0, eq).trim(), l.substring(eq + 1).trim());
+    }
+    return sections;
+  }
+
+  private static void write(File f, String text) throws IOException {
+    Files.createDirectories(f.getParentFile().toPath());
+    Files.writeString(f.toPath(), text);
+  }
+
+  /** A base port whose first port is free now (the others are offsets up from it). */
+  private static int freeBasePort() throws IOException {
+    for (int i = 0; i < 20; i++) {
+      try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        if (s.getLocalPort() < 65000) {
+          return s.getLocalPort();
+        }
+      }
+    }
+    throw new AssertionError("no free port below 65000");
   }
 
   private static Appender configure(Path file) throws IOException {

@@ -52,7 +52,9 @@ import org.junit.runners.MethodSorters;
  * YCSB (a JVM of its own) loads the first rows, a client in this JVM more; the tarball's HBase
  * shell ({@code bin/shell -n}, another JVM) flips a family's flush policy and is refused an
  * unknown one; flushes and a compaction follow; the tarball's own {@code bin/placement} (another
- * JVM) reports every kind of file on its tier; and {@code down} leaves no daemon behind.
+ * JVM) reports every kind of file on its tier; no daemon listens on every interface;
+ * {@code down} leaves no daemon behind; and {@code up} again (without {@code --fresh}) starts on
+ * the same data, the table read back whole.
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class DistributionClusterIT {
@@ -80,6 +82,20 @@ public class DistributionClusterIT {
     home = top[0];
     clusterDir = new File(work, "cluster");
     netns = netnsAvailable();
+    if (!netns) {
+      System.err.println("DistributionClusterIT: not root or no network namespaces here: the "
+        + "cluster runs on 127.0.0.1 (as root with iproute2 each host gets its own namespace)");
+    }
+    List<String> up = upCommand();
+    up.add("--fresh");
+    run(home, 600, up.toArray(new String[0]));
+    File json = new File(work, "status.json");
+    run(home, 60, "bin/strata-cluster", "status", "--dir", clusterDir.getPath(), "--json",
+      json.getPath());
+    status = new ObjectMapper().readTree(json);
+  }
+
+  private static List<String> upCommand() {
     List<String> up = new ArrayList<>(List.of("bin/strata-cluster", "up", "--dir",
       // HBase's own default heap: a RegionServer's memstore and block cache shares (0.4 each)
       // fill most of it under the fault campaign's load and read-back, and at 512 MB the live
@@ -93,15 +109,8 @@ public class DistributionClusterIT {
       "--ram-mb", "2048"));
     if (netns) {
       up.add("--netns");
-    } else {
-      System.err.println("DistributionClusterIT: not root or no network namespaces here: the "
-        + "cluster runs on 127.0.0.1 (as root with iproute2 each host gets its own namespace)");
     }
-    run(home, 600, up.toArray(new String[0]));
-    File json = new File(work, "status.json");
-    run(home, 60, "bin/strata-cluster", "status", "--dir", clusterDir.getPath(), "--json",
-      json.getPath());
-    status = new ObjectMapper().readTree(json);
+    return up;
   }
 
   @AfterClass
@@ -149,6 +158,33 @@ public class DistributionClusterIT {
       // resolver (unreachable from the bridge) took 10 s and made `up` take 4 minutes.
       assertEquals("10.213.0.10", resolve("strata-h1", "strata-nn"));
       assertEquals("strata-h2", resolve("strata-nn", "10.213.0.12"));
+    }
+  }
+
+  /**
+   * Every daemon listens on its host's address (or loopback), none on every interface: the
+   * sockets each daemon's process holds in LISTEN, from /proc (in its own network namespace
+   * with --netns).
+   */
+  @Test
+  public void a2_noDaemonListensOnEveryInterface() throws Exception {
+    for (JsonNode d : status.get("daemons")) {
+      List<java.net.InetSocketAddress> on = ListeningSockets.of(d.get("pid").asLong());
+      System.err.println("DistributionClusterIT: " + d.get("name").asText() + " listens on "
+        + on);
+      String host = d.get("host").asText();
+      for (java.net.InetSocketAddress a : on) {
+        assertFalse(d.get("name").asText() + " listens on every interface: " + a + " (of " + on
+          + ")", a.getAddress().isAnyLocalAddress());
+        assertTrue(d.get("name").asText() + " listens on " + a + ", not on " + host,
+          a.getAddress().getHostAddress().equals(host) || a.getAddress().isLoopbackAddress());
+      }
+      String address = d.get("address").asText();
+      if (!address.isEmpty()) {
+        int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        assertTrue(d + " listens on its port: " + on, on.stream().anyMatch(a -> a.getPort() == port
+          && a.getAddress().getHostAddress().equals(host)));
+      }
     }
   }
 
@@ -299,6 +335,10 @@ public class DistributionClusterIT {
 
   @Test
   public void c_downLeavesNoDaemonBehind() throws Exception {
+    try (Connection c = ConnectionFactory.createConnection(clientConf());
+      Table t = c.getTable(TABLE)) {
+      rowsBeforeDown = count(t);
+    }
     run(home, 300, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
     stopped = true;
     for (JsonNode d : status.get("daemons")) {
@@ -315,6 +355,41 @@ public class DistributionClusterIT {
     }
     // down again: nothing to stop, no error
     run(home, 60, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
+  }
+
+  private static int rowsBeforeDown = -1;
+
+  /**
+   * up again without --fresh starts on the cluster down left: the NameNode is not formatted
+   * again and the table written before reads back whole.
+   */
+  @Test
+  public void d_upAgainKeepsTheTables() throws Exception {
+    assertTrue("rows counted before down: " + rowsBeforeDown, rowsBeforeDown > 0);
+    File formatLog = new File(clusterDir, "logs/namenode-format.log");
+    long formatted = formatLog.lastModified();
+    stopped = false;
+    long t0 = System.nanoTime();
+    run(home, 600, upCommand().toArray(new String[0]));
+    System.err.printf("DistributionClusterIT: up again on the kept cluster in %.0f s%n",
+      (System.nanoTime() - t0) / 1e9);
+    String upLog = Files.readString(new File("target/it-work/commands.log").toPath());
+    upLog = upLog.substring(upLog.lastIndexOf("$ bin/strata-cluster up"));
+    assertTrue(upLog, upLog.contains("keeping the cluster in "));
+    assertEquals("the NameNode was not formatted again", formatted, formatLog.lastModified());
+    try (Connection c = ConnectionFactory.createConnection(clientConf());
+      Table t = c.getTable(TABLE)) {
+      assertEquals(rowsBeforeDown, count(t));
+    }
+    run(home, 300, "bin/strata-cluster", "down", "--dir", clusterDir.getPath());
+    stopped = true;
+  }
+
+  private static Configuration clientConf() {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set(HConstants.ZOOKEEPER_QUORUM, netns ? "10.213.0.10" : "127.0.0.1");
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, BASE_PORT);
+    return conf;
   }
 
   private static int count(Table t) throws IOException {
