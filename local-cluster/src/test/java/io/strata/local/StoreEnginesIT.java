@@ -12,6 +12,7 @@ import io.strata.hbase.tiering.StoreEngines;
 import io.strata.hbase.tiering.TieredDateTieredStoreEngine;
 import io.strata.hbase.tiering.TieredStoreEngine;
 import io.strata.hbase.tiering.TieredStripeStoreEngine;
+import io.strata.hbase.tiering.PlacementOffWarning;
 import io.strata.hbase.tiering.TieringValidator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,12 +59,18 @@ public class StoreEnginesIT {
 
   /** WARN lines of the master's validator while the class runs. */
   private static final List<String> WARNINGS = new CopyOnWriteArrayList<>();
+  /** WARN lines of the RegionServer's per-store check while the class runs. */
+  private static final List<String> STORE_WARNINGS = new CopyOnWriteArrayList<>();
   private static final AppenderSkeleton CAPTURE = new AppenderSkeleton() {
     @Override
     protected void append(LoggingEvent e) {
       if (e.getLevel().isGreaterOrEqual(Level.WARN)
         && TieringValidator.class.getName().equals(e.getLoggerName())) {
         WARNINGS.add(e.getRenderedMessage());
+      }
+      if (e.getLevel().isGreaterOrEqual(Level.WARN)
+        && PlacementOffWarning.class.getName().equals(e.getLoggerName())) {
+        STORE_WARNINGS.add(e.getRenderedMessage());
       }
     }
 
@@ -181,6 +188,17 @@ public class StoreEnginesIT {
     String warning = engineWarnings.get(0);
     assertTrue(warning, warning.contains("Table engines family dt:"));
     assertTrue(warning, warning.contains(UPSTREAM_DATE));
+
+    // And one WARN from the RegionServer that opened the table's region, for that store only.
+    List<String> storeWarnings = new ArrayList<>();
+    for (String w : STORE_WARNINGS) {
+      if (w.contains("(table engines,")) {
+        storeWarnings.add(w);
+      }
+    }
+    assertEquals(storeWarnings.toString(), 1, storeWarnings.size());
+    assertTrue(storeWarnings.get(0), storeWarnings.get(0).contains("family dt): Strata's "
+      + "placement is off") && storeWarnings.get(0).contains(UPSTREAM_DATE));
 
     writeAndFlush(table, "plain", "tdt", "tdtw", "dt", "tst");
     String allSsd = "ALL_SSD " + EnumSet.of(StorageType.SSD);
