@@ -75,6 +75,7 @@ final class VerifyingLoad implements Closeable {
   /** Acknowledged operations per second since start, by second. */
   private final AtomicLongArray perSecond = new AtomicLongArray(24 * 3600);
   private final long startNanos = System.nanoTime();
+  private final long startMillis = System.currentTimeMillis();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> writers = new ArrayList<>();
   private final List<Thread> readers = new ArrayList<>();
@@ -239,7 +240,12 @@ final class VerifyingLoad implements Closeable {
             int k = ThreadLocalRandom.current().nextInt(SEQ_ROWS);
             int slot = id * SEQ_ROWS + k;
             seqWritten.get(slot).add(seq);
-            t.put(new Put(Bytes.toBytes(seqRow(id, k))).addColumn(FAMILY, QUALIFIER, value(seq)));
+            // The sequence as the cell's timestamp (from the load's start): a call that timed
+            // out and lands after a later one was acknowledged does not hide the later one, as
+            // it would with the server's clock; a read that still goes back saw an
+            // acknowledged write undone.
+            t.put(new Put(Bytes.toBytes(seqRow(id, k))).addColumn(FAMILY, QUALIFIER,
+              startMillis + seq, value(seq)));
             long s = seq;
             seqAcked.accumulateAndGet(slot, s, Math::max);
           }
