@@ -354,6 +354,8 @@ public final class FaultCampaign {
         }
         fin.put("reads_checked", load.readsChecked());
         fin.put("read_problems", load.readProblems());
+        // Read problems after the last fault's verification: not in any fault's examples.
+        load.takeReadExamples().forEach(fin.withArray("problems")::add);
         doc.put("final_verified", verified);
       }
     }
