@@ -329,8 +329,25 @@ public class DistributionClusterIT {
       // The ledger is exact: every write acknowledged before the verification was read back.
       assertEquals(f.toString(), f.get("acked_writes").asLong(), f.get("checked").asLong());
       assertEquals(f.toString(), 0, f.get("unreadable").asLong());
+      // Failed or timed-out calls are ambiguous, each read back: landed or not, nothing else.
+      assertTrue(f.toString(), f.has("ambiguous"));
+      assertEquals(f.toString(), 0, f.get("ambiguous_unresolved").asLong());
+      // Reads made while the fault happened: none went back or returned what was never written.
+      assertTrue(f.toString(), f.get("reads_checked").asLong() > 0);
+      assertEquals(f.toString(), 0, f.get("read_problems").asLong());
       assertTrue(f.toString(), f.get("recovered").asBoolean());
     }
+    // The final pass, the load stopped: every write acknowledged, those after the last fault's
+    // verification included, read back; every ambiguous one resolved.
+    JsonNode fin = results.get("final");
+    assertTrue(results.toString(), results.get("final_verified").asBoolean());
+    long lastChecked = results.get("faults").get(FaultCampaign.QUICK.size() - 1)
+      .get("acked_writes").asLong();
+    assertTrue(fin.toString(), fin.get("acked_writes").asLong() > lastChecked);
+    assertEquals(fin.toString(), fin.get("acked_writes").asLong(), fin.get("checked").asLong());
+    assertEquals(fin.toString(), 0, fin.get("lost").asLong());
+    assertEquals(fin.toString(), 0, fin.get("duplicated").asLong());
+    assertEquals(fin.toString(), 0, fin.get("read_problems").asLong());
   }
 
   @Test

@@ -129,28 +129,52 @@ public final class ChaosReport {
             + "RAM)" : "");
     }
     b.append("\n\nEach fault after its load (").append(sched.path("load_before_s"))
-      .append(" s); lost and duplicated must be 0. Acknowledged: the writes acknowledged before "
-        + "the verification after the fault; checked: those read back (the rest unreadable: "
-        + "their regions did not open). Ops/s are acknowledged writes per second.\n\n")
+      .append(" s); lost, duplicated and read problems must be 0. Acknowledged: the writes "
+        + "acknowledged before the verification after the fault; checked: those read back (the "
+        + "rest unreadable: their regions did not open); ambiguous: writes whose calls failed or "
+        + "timed out (every second writer's connection gives up after ")
+      .append(results.path("impatient_timeout_ms").asLong(0))
+      .append(" ms), read back to see whether they landed (landed in brackets, the others did "
+        + "not; an unreadable one is unresolved); reads: reads made while the fault happened, "
+        + "checked never to return a value never written nor to go back before a write "
+        + "acknowledged before them. Ops/s are acknowledged writes per second.\n\n")
       .append("![throughput](throughput.png)\n\n")
-      .append("| fault | daemon | acknowledged | checked | lost | duplicated | writes resumed "
-        + "(s) | placement converged (s) | ops/s before / during / after | not back | recovered "
-        + "|\n")
-      .append("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
+      .append("| fault | daemon | acknowledged | checked | ambiguous (landed) | lost | duplicated "
+        + "| reads checked / problems | writes resumed (s) | placement converged (s) | ops/s "
+        + "before / during / after | not back | recovered |\n")
+      .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
     for (JsonNode f : results.path("faults")) {
       String checked = !f.has("checked") ? "" : f.path("unreadable").asLong(0) == 0
         ? Long.toString(f.get("checked").asLong()) : f.get("checked").asLong() + " (**"
         + f.get("unreadable").asLong() + " unreadable**)";
-      b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %d | %d | %s | %s | %.0f / %.0f "
-        + "/ %.0f | %s | %s |%n", f.path("fault").asText(), f.path("daemon").asText(),
-        f.path("acked_writes").asLong(), checked, f.path("lost").asLong(),
-        f.path("duplicated").asLong(),
+      b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %d | %d | %s | %s | %s "
+        + "| %.0f / %.0f / %.0f | %s | %s |%n", f.path("fault").asText(),
+        f.path("daemon").asText(), f.path("acked_writes").asLong(), checked, ambiguous(f),
+        f.path("lost").asLong(), f.path("duplicated").asLong(), reads(f),
         number(f.get("writes_resumed_s")), number(f.get("placement_converged_s")),
         f.path("throughput_before").asDouble(), f.path("throughput_during").asDouble(),
         f.path("throughput_after").asDouble(),
         f.path("daemons_not_back").isEmpty() ? f.path("error").asText("")
           : f.get("daemons_not_back").toString(),
         f.path("recovered").asBoolean() ? "yes" : "**no**"));
+    }
+    JsonNode fin = results.path("final");
+    if (fin.isObject()) {
+      b.append(String.format(Locale.ROOT, "\nFinal pass (the load stopped, every write it "
+        + "recorded read back, those acknowledged after the last fault's verification "
+        + "included): %d acknowledged, %d checked, %s ambiguous, %d lost, %d duplicated, %d "
+        + "unreadable; reads checked over the run %d, read problems %d. Final pass verified: "
+        + "%s%n", fin.path("acked_writes").asLong(), fin.path("checked").asLong(),
+        ambiguous(fin), fin.path("lost").asLong(), fin.path("duplicated").asLong(),
+        fin.path("unreadable").asLong(), fin.path("reads_checked").asLong(),
+        fin.path("read_problems").asLong(),
+        results.path("final_verified").asBoolean() ? "yes" : "**no**"));
+      for (JsonNode p : fin.path("problems")) {
+        b.append("  - ").append(p.asText().replace('`', '\'')).append('\n');
+      }
+      if (fin.has("error")) {
+        b.append("  - ").append(fin.get("error").asText().replace('`', '\'')).append('\n');
+      }
     }
     b.append("\n## Whose behaviour the recovery is\n\n");
     java.util.Set<String> seen = new java.util.LinkedHashSet<>();
@@ -209,6 +233,26 @@ public final class ChaosReport {
     b.append("\nAll recovered: ").append(results.path("all_recovered").asBoolean() ? "yes"
       : "**no**").append('\n');
     return b.toString();
+  }
+
+  /** "12 (5)": ambiguous writes (those that landed); "3 (1, **2 unresolved**)"; "" unknown. */
+  private static String ambiguous(JsonNode f) {
+    if (!f.has("ambiguous")) {
+      return "";
+    }
+    long unresolved = f.path("ambiguous_unresolved").asLong(0);
+    return f.get("ambiguous").asLong() + " (" + f.path("ambiguous_landed").asLong()
+      + (unresolved == 0 ? "" : ", **" + unresolved + " unresolved**") + ")";
+  }
+
+  /** "1200 / 0": reads checked and read problems; "" unknown. */
+  private static String reads(JsonNode f) {
+    if (!f.has("reads_checked")) {
+      return "";
+    }
+    long problems = f.path("read_problems").asLong();
+    return f.get("reads_checked").asLong() + " / " + (problems == 0 ? "0"
+      : "**" + problems + "**");
   }
 
   private static String number(JsonNode n) {

@@ -79,11 +79,22 @@ public final class FaultCampaign {
   private final PrintStream out;
   private final Settings s;
 
-  /** What one run is given. */
+  /**
+   * What one run is given. {@code impatientTimeoutMs}: the operation timeout of the connection
+   * every second writer uses, shorter than a kill's outage ({@code downS}) so that calls time out
+   * while their writes may still land, which the ledger must resolve.
+   */
   public record Settings(int threads, int baselineS, int downS, int recoverS, int placementS,
-    int valueBytes) {
+    int valueBytes, int impatientTimeoutMs) {
+    public Settings {
+      if (impatientTimeoutMs <= 0 || impatientTimeoutMs >= downS * 1000) {
+        throw new IllegalArgumentException("impatientTimeoutMs " + impatientTimeoutMs
+          + " must be above 0 and below the outage of " + downS + " s");
+      }
+    }
+
     public static Settings quick() {
-      return new Settings(4, 10, 5, 240, 120, 512);
+      return new Settings(4, 10, 5, 240, 120, 512, 2000);
     }
   }
 
@@ -141,7 +152,8 @@ public final class FaultCampaign {
     }
     Settings base = Settings.quick();
     Settings settings = new Settings((int) CommandLines.wholeNumber(cl, "threads", 4, 1),
-      base.baselineS(), base.downS(), base.recoverS(), base.placementS(), base.valueBytes());
+      base.baselineS(), base.downS(), base.recoverS(), base.placementS(), base.valueBytes(),
+      base.impatientTimeoutMs());
     FaultCampaign c = new FaultCampaign(
       new File(cl.getOptionValue("dist-home"), "bin/strata-cluster"),
       new File(cl.getOptionValue("dir")), settings, out);
@@ -200,11 +212,29 @@ public final class FaultCampaign {
   static boolean allRecovered(JsonNode results) {
     for (JsonNode f : results.get("faults")) {
       if (!f.get("recovered").asBoolean() || f.get("lost").asLong() != 0
-        || f.get("duplicated").asLong() != 0 || f.path("unreadable").asLong(0) != 0) {
+        || f.get("duplicated").asLong() != 0 || f.path("unreadable").asLong(0) != 0
+        || f.path("read_problems").asLong(0) != 0) {
         return false;
       }
     }
-    return true;
+    // The final pass, after the load stopped, when the campaign got to it.
+    return results.path("final_verified").asBoolean(true);
+  }
+
+  /**
+   * A verification's ledger into {@code r}: acknowledged writes, those read back, ambiguous ones
+   * (failed or timed-out calls) and how they resolved, lost, duplicated, unreadable.
+   */
+  static void putLedger(ObjectNode r, Ledger.Verdict v) {
+    r.put("acked_writes", v.acked());
+    r.put("checked", v.checked());
+    r.put("ambiguous", v.ambiguous());
+    r.put("ambiguous_landed", v.ambiguousLanded());
+    r.put("ambiguous_not_landed", v.ambiguousNotLanded());
+    r.put("ambiguous_unresolved", v.ambiguousUnresolved());
+    r.put("lost", v.lost());
+    r.put("duplicated", v.duplicated());
+    r.put("unreadable", v.unreadable());
   }
 
   /**
@@ -250,7 +280,15 @@ public final class FaultCampaign {
     doc.put("wal_volatile_accepted", conf.getBoolean(WAL_VOLATILE_KEY, false));
     ArrayNode results = doc.putArray("faults");
     TableName table = TableName.valueOf("strata_chaos");
-    try (Connection conn = ConnectionFactory.createConnection(conf)) {
+    // Every second writer's connection: it gives up on a call before a killed daemon is back,
+    // so that calls end while their writes may still land (ambiguous writes, resolved by the
+    // verifications).
+    Configuration impatientConf = new Configuration(conf);
+    impatientConf.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, s.impatientTimeoutMs());
+    impatientConf.setInt(HConstants.HBASE_RPC_TIMEOUT_KEY, s.impatientTimeoutMs());
+    doc.put("impatient_timeout_ms", s.impatientTimeoutMs());
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Connection impatient = ConnectionFactory.createConnection(impatientConf)) {
       try (Admin admin = conn.getAdmin()) {
         if (!admin.tableExists(table)) {
           byte[][] splits = new byte[][] { Bytes.toBytes("c"), Bytes.toBytes("i"),
@@ -263,7 +301,8 @@ public final class FaultCampaign {
       DistributedFileSystem dfs = (DistributedFileSystem) FileSystem.get(
         URI.create(status.get("hdfs").asText()), conf);
       ArrayNode markers = doc.putArray("markers");
-      try (VerifyingLoad load = new VerifyingLoad(conn, table, s.threads(), s.valueBytes())) {
+      try (VerifyingLoad load = new VerifyingLoad(conn, impatient, table, s.threads(),
+        s.valueBytes())) {
         load.start();
         for (int i = 0; i < schedule.faults().size(); i++) {
           String fault = schedule.faults().get(i);
@@ -278,12 +317,7 @@ public final class FaultCampaign {
             r.put("daemon", "");
             r.put("acked_writes", load.ackedWrites());
             try {
-              VerifyingLoad.Verdict v = load.verify();
-              r.put("acked_writes", v.acked());
-              r.put("checked", v.checked());
-              r.put("lost", v.lost());
-              r.put("duplicated", v.duplicated());
-              r.put("unreadable", v.unreadable());
+              putLedger(r, load.verify());
             } catch (IOException verifyError) {
               // Not known: -1, which no check takes for 0.
               r.put("lost", -1);
@@ -300,6 +334,29 @@ public final class FaultCampaign {
         for (long n : load.ackedPerSecond(0, (int) load.elapsedS())) {
           perSecond.add(n);
         }
+        // The final pass: the load stopped, every write it recorded read back, those acknowledged
+        // after the last fault's verification included, every ambiguous one resolved.
+        out.printf(Locale.ROOT, "final pass: load stopped, reading back every write%n");
+        ObjectNode fin = doc.putObject("final");
+        boolean verified;
+        try {
+          Ledger.Verdict v = load.stopAndVerify();
+          putLedger(fin, v);
+          v.examples().forEach(fin.withArray("problems")::add);
+          verified = v.verified();
+          out.printf(Locale.ROOT, "final pass: acknowledged %d, checked %d, ambiguous %d (landed "
+            + "%d, not landed %d, unresolved %d), lost %d, duplicated %d, unreadable %d%n",
+            v.acked(), v.checked(), v.ambiguous(), v.ambiguousLanded(), v.ambiguousNotLanded(),
+            v.ambiguousUnresolved(), v.lost(), v.duplicated(), v.unreadable());
+        } catch (IOException e) {
+          fin.put("error", e.toString());
+          verified = false;
+        }
+        fin.put("reads_checked", load.readsChecked());
+        fin.put("read_problems", load.readProblems());
+        // Read problems after the last fault's verification: not in any fault's examples.
+        load.takeReadExamples().forEach(fin.withArray("problems")::add);
+        doc.put("final_verified", verified);
       }
     }
     ObjectNode sched = doc.putObject("schedule");
@@ -325,6 +382,8 @@ public final class FaultCampaign {
     File restartLog = null;
     long restartLogFrom = 0;
     long restartNanos = 0;
+    long readsFrom = load.readsChecked();
+    long readProblemsFrom = load.readProblems();
     out.printf(Locale.ROOT, "%s: %d s of load before it%n", fault, loadBeforeS);
     Thread.sleep(TimeUnit.SECONDS.toMillis(loadBeforeS));
     int faultAt = (int) load.elapsedS();
@@ -388,7 +447,11 @@ public final class FaultCampaign {
     if (hostFault) {
       superviseAfterReboot(fault, observed);
     }
-    VerifyingLoad.Verdict v = load.verify();
+    Ledger.Verdict v = load.verify();
+    // Reads checked from this fault's load before it until its verification.
+    long readsChecked = load.readsChecked() - readsFrom;
+    long readProblems = load.readProblems() - readProblemsFrom;
+    List<String> readExamples = load.takeReadExamples();
     double placementS = placementConverged(conn, dfs, conf);
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
     // serves, and may still give up: it is back once it says it started.
@@ -415,13 +478,12 @@ public final class FaultCampaign {
     r.put("fault", fault);
     r.put("daemon", name);
     // The ledger: every write acknowledged before the verification began (before and during
-    // the fault) was read back (checked), or its row could not be (unreadable).
-    r.put("acked_writes", v.acked());
-    r.put("checked", v.checked());
-    r.put("lost", v.lost());
-    r.put("duplicated", v.duplicated());
-    r.put("unreadable", v.unreadable());
+    // the fault) was read back (checked), or its row could not be (unreadable); every failed
+    // call's write (ambiguous) was read back to see whether it landed.
+    putLedger(r, v);
     r.put("failed_calls", load.failedCalls());
+    r.put("reads_checked", readsChecked);
+    r.put("read_problems", readProblems);
     if (resumedS >= 0) {
       r.put("writes_resumed_s", resumedS);
     } else {
@@ -459,10 +521,12 @@ public final class FaultCampaign {
       r.set("observed", observed);
     }
     v.examples().forEach(r.withArray("problems")::add);
-    out.printf(Locale.ROOT, "%s: acknowledged %d, checked %d, lost %d, duplicated %d, unreadable "
-      + "%d; writes resumed after %s s; placement converged after %s s; ops/s before %.0f, "
-      + "during %.0f, after %.0f; not back: %s%n", fault, v.acked(), v.checked(), v.lost(),
-      v.duplicated(), v.unreadable(),
+    readExamples.forEach(r.withArray("problems")::add);
+    out.printf(Locale.ROOT, "%s: acknowledged %d, checked %d, ambiguous %d (landed %d), lost %d, "
+      + "duplicated %d, unreadable %d; reads checked %d, read problems %d; writes resumed after "
+      + "%s s; placement converged after %s s; ops/s before %.0f, during %.0f, after %.0f; not "
+      + "back: %s%n", fault, v.acked(), v.checked(), v.ambiguous(), v.ambiguousLanded(),
+      v.lost(), v.duplicated(), v.unreadable(), readsChecked, readProblems,
       resumedS < 0 ? "(not)" : String.format(Locale.ROOT, "%.0f", resumedS),
       placementS < 0 ? "(not)" : String.format(Locale.ROOT, "%.1f", placementS), before, during,
       after, notBack.isEmpty() ? "none" : notBack);

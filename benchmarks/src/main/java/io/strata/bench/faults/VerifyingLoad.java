@@ -6,11 +6,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
@@ -25,54 +29,97 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A load that cannot be fooled about what it wrote: writer threads issue single Puts, batched
- * Puts, Increments and checkAndMutates, and record each write only after HBase acknowledged it
- * (a call that failed or timed out is counted as attempted, not acknowledged). {@link #verify}
- * reads every acknowledged write back: a Put whose value is not there is lost; a counter below
- * its acknowledged Increments lost one, above its attempted Increments applied one twice.
- * Thread-safe: writers run on their own threads, {@link #verify} and {@link #ackedPerSecond}
- * from any.
+ * Puts, Increments and checkAndMutates, each to a row of its own, and record each write as
+ * acknowledged once HBase answered it, or as ambiguous when the call failed or timed out (it may
+ * have landed). Some writers use a second, impatient connection, whose operation timeout is
+ * shorter than a fault's outage, so that calls time out while the write may still land.
+ * {@link #verify} reads every recorded write back and judges it ({@link Ledger}): an acknowledged
+ * Put must hold its value, an Increment (each one adds 1 to a row of its own) exactly 1; an
+ * ambiguous write landed or did not, nothing else. Reader threads read while the writers write:
+ * acknowledged Puts, and per writer a few rows it overwrites with an increasing sequence number,
+ * which a read on the same connection must never see go back before a sequence acknowledged
+ * before the read, nor hold a sequence never written. Thread-safe: writers and readers run on
+ * their own threads, the rest is called from any.
  */
 final class VerifyingLoad implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(VerifyingLoad.class);
   static final byte[] FAMILY = Bytes.toBytes("d");
   private static final byte[] QUALIFIER = Bytes.toBytes("v");
   private static final byte[] COUNT = Bytes.toBytes("n");
-  private static final int COUNTERS = 16;
   private static final int BATCH = 10;
+  /** Rows per writer overwritten with its sequence numbers, for the readers' checks. */
+  static final int SEQ_ROWS = 4;
+  /** Recently acknowledged Puts the readers pick from. */
+  private static final int RECENT = 1024;
+  /** Pause between two reads of a reader: reads check, they are not the load. */
+  private static final long READ_PAUSE_MS = 5;
 
   private final Connection connection;
+  private final Connection impatient;
   private final TableName table;
   private final int valueBytes;
-  /** Acknowledged Puts (single, batched, checkAndMutate): row to the value's first 8 bytes. */
-  private final Map<String, Long> acked = new ConcurrentHashMap<>();
-  private final AtomicLongArray incrementsAcked = new AtomicLongArray(COUNTERS);
-  private final AtomicLongArray incrementsAttempted = new AtomicLongArray(COUNTERS);
+  /** Every write recorded, acknowledged or ambiguous: its row to what it should have left. */
+  private final Map<String, Ledger.Expected> writes = new ConcurrentHashMap<>();
+  private final AtomicLong ackedCount = new AtomicLong();
+  private final AtomicLong ambiguousCount = new AtomicLong();
   private final AtomicLong failedCalls = new AtomicLong();
+  /** Per writer and sequence row: the highest sequence acknowledged. */
+  private final AtomicLongArray seqAcked;
+  /** Per writer and sequence row: every sequence attempted (acknowledged or not). */
+  private final List<Set<Long>> seqWritten = new ArrayList<>();
+  private final AtomicReferenceArray<Object[]> recent = new AtomicReferenceArray<>(RECENT);
+  private final AtomicLong recentNext = new AtomicLong();
+  private final AtomicLong readsChecked = new AtomicLong();
+  private final AtomicLong readProblems = new AtomicLong();
+  private final Queue<String> readExamples = new ConcurrentLinkedQueue<>();
   /** Acknowledged operations per second since start, by second. */
   private final AtomicLongArray perSecond = new AtomicLongArray(24 * 3600);
   private final long startNanos = System.nanoTime();
+  private final long startMillis = System.currentTimeMillis();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> writers = new ArrayList<>();
+  private final List<Thread> readers = new ArrayList<>();
   /**
    * In every row key: this load's rows are its own, so what an earlier load left in the table
-   * (counters above all, whose value would count as Increments applied twice) is not counted.
+   * is not counted.
    */
   private final String run = Long.toString(System.currentTimeMillis(), 36);
 
   VerifyingLoad(Connection connection, TableName table, int threads, int valueBytes) {
+    this(connection, null, table, threads, valueBytes);
+  }
+
+  /**
+   * With {@code impatient} (may be null: none) a connection with a short operation timeout,
+   * used by every second writer and by a reader of its own.
+   */
+  VerifyingLoad(Connection connection, Connection impatient, TableName table, int threads,
+    int valueBytes) {
     this.connection = connection;
+    this.impatient = impatient;
     this.table = table;
     this.valueBytes = valueBytes;
+    this.seqAcked = new AtomicLongArray(threads * SEQ_ROWS);
+    for (int i = 0; i < threads * SEQ_ROWS; i++) {
+      seqWritten.add(ConcurrentHashMap.newKeySet());
+    }
     for (int t = 0; t < threads; t++) {
       int id = t;
       Thread w = new Thread(() -> write(id), "verifying-writer-" + t);
       w.setDaemon(true);
       writers.add(w);
     }
+    for (Connection c : impatient == null ? List.of(connection)
+      : List.of(connection, impatient)) {
+      Thread r = new Thread(() -> read(c), "verifying-reader-" + readers.size());
+      r.setDaemon(true);
+      readers.add(r);
+    }
   }
 
   void start() {
     writers.forEach(Thread::start);
+    readers.forEach(Thread::start);
   }
 
   /** Seconds since the load started. */
@@ -90,15 +137,34 @@ final class VerifyingLoad implements Closeable {
   }
 
   long ackedWrites() {
-    long n = acked.size();
-    for (int i = 0; i < COUNTERS; i++) {
-      n += incrementsAcked.get(i);
-    }
-    return n;
+    return ackedCount.get();
+  }
+
+  long ambiguousWrites() {
+    return ambiguousCount.get();
   }
 
   long failedCalls() {
     return failedCalls.get();
+  }
+
+  /** Reads the readers checked since the start. */
+  long readsChecked() {
+    return readsChecked.get();
+  }
+
+  /** Reads that returned what they may not, since the start. */
+  long readProblems() {
+    return readProblems.get();
+  }
+
+  /** Examples of read problems not taken yet. */
+  List<String> takeReadExamples() {
+    List<String> out = new ArrayList<>();
+    for (String s; (s = readExamples.poll()) != null;) {
+      out.add(s);
+    }
+    return out;
   }
 
   private void ack() {
@@ -106,50 +172,89 @@ final class VerifyingLoad implements Closeable {
     perSecond.incrementAndGet(s);
   }
 
+  private void record(String row, Ledger.Kind kind, long value, boolean ambiguous) {
+    writes.put(row, new Ledger.Expected(kind, value, ambiguous));
+    (ambiguous ? ambiguousCount : ackedCount).incrementAndGet();
+    if (!ambiguous && kind == Ledger.Kind.PUT) {
+      recent.set((int) (recentNext.getAndIncrement() % RECENT), new Object[] { row, value });
+    }
+  }
+
+  private String seqRow(int writer, int k) {
+    return String.format("s-%s-%02d-%d", run, writer, k);
+  }
+
   private void write(int id) {
     long seq = 0;
-    try (Table t = connection.getTable(table)) {
+    Connection c = impatient != null && id % 2 == 1 ? impatient : connection;
+    try (Table t = c.getTable(table)) {
       while (!stop.get()) {
         int op = ThreadLocalRandom.current().nextInt(10);
         seq++;
+        // What the call writes, recorded as ambiguous should it fail.
+        List<String> rows = new ArrayList<>(BATCH);
+        List<Long> values = new ArrayList<>(BATCH);
+        Ledger.Kind kind = Ledger.Kind.PUT;
         try {
           if (op < 4) {
             String row = String.format("p-%s-%02d-%010d", run, id, seq);
             long v = ThreadLocalRandom.current().nextLong();
+            rows.add(row);
+            values.add(v);
             t.put(new Put(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER, value(v)));
-            acked.put(row, v);
+            record(row, kind, v, false);
           } else if (op < 6) {
             List<Put> batch = new ArrayList<>(BATCH);
-            long[] vs = new long[BATCH];
             for (int b = 0; b < BATCH; b++) {
-              vs[b] = ThreadLocalRandom.current().nextLong();
-              batch.add(new Put(Bytes.toBytes(
-                String.format("b-%s-%02d-%010d-%02d", run, id, seq, b)))
-                .addColumn(FAMILY, QUALIFIER, value(vs[b])));
+              String row = String.format("b-%s-%02d-%010d-%02d", run, id, seq, b);
+              long v = ThreadLocalRandom.current().nextLong();
+              rows.add(row);
+              values.add(v);
+              batch.add(new Put(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER, value(v)));
             }
             t.put(batch);
             for (int b = 0; b < BATCH; b++) {
-              acked.put(String.format("b-%s-%02d-%010d-%02d", run, id, seq, b), vs[b]);
+              record(rows.get(b), kind, values.get(b), false);
             }
           } else if (op < 8) {
-            int c = ThreadLocalRandom.current().nextInt(COUNTERS);
-            incrementsAttempted.incrementAndGet(c);
-            t.increment(new Increment(counterRow(c)).addColumn(FAMILY, COUNT, 1));
-            incrementsAcked.incrementAndGet(c);
-          } else {
+            // An Increment of a row of its own: exactly 1 once acknowledged.
+            kind = Ledger.Kind.INCREMENT;
+            String row = String.format("i-%s-%02d-%010d", run, id, seq);
+            rows.add(row);
+            values.add(1L);
+            t.increment(new Increment(Bytes.toBytes(row)).addColumn(FAMILY, COUNT, 1));
+            record(row, kind, 1, false);
+          } else if (op < 9) {
             String row = String.format("c-%s-%02d-%010d", run, id, seq);
             long v = ThreadLocalRandom.current().nextLong();
+            rows.add(row);
+            values.add(v);
             boolean done = t.checkAndMutate(CheckAndMutate.newBuilder(Bytes.toBytes(row))
               .ifNotExists(FAMILY, QUALIFIER)
               .build(new Put(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER, value(v))))
               .isSuccess();
-            if (done) {
-              acked.put(row, v);
-            }
+            // Nobody else writes the row: "not applied" means an earlier attempt of this call
+            // (a retry) applied it, or something wrote what it should not: ambiguous either way.
+            record(row, kind, v, !done);
+          } else {
+            int k = ThreadLocalRandom.current().nextInt(SEQ_ROWS);
+            int slot = id * SEQ_ROWS + k;
+            seqWritten.get(slot).add(seq);
+            // The sequence as the cell's timestamp (from the load's start): a call that timed
+            // out and lands after a later one was acknowledged does not hide the later one, as
+            // it would with the server's clock; a read that still goes back saw an
+            // acknowledged write undone.
+            t.put(new Put(Bytes.toBytes(seqRow(id, k))).addColumn(FAMILY, QUALIFIER,
+              startMillis + seq, value(seq)));
+            long s = seq;
+            seqAcked.accumulateAndGet(slot, s, Math::max);
           }
           ack();
         } catch (IOException | RuntimeException e) {
-          // Not acknowledged: nothing is recorded (an Increment stays attempted).
+          // Not acknowledged, and perhaps landed: ambiguous until read back.
+          for (int i = 0; i < rows.size(); i++) {
+            record(rows.get(i), kind, values.get(i), true);
+          }
           failedCalls.incrementAndGet();
           if (failedCalls.get() % 100 == 1) {
             LOG.info("Writer {}: call failed ({} so far): {}", id, failedCalls.get(), e.toString());
@@ -161,60 +266,114 @@ final class VerifyingLoad implements Closeable {
     }
   }
 
+  /**
+   * A reader on connection {@code c}: in turn a sequence row of a writer on the same connection
+   * and a recently acknowledged Put; a read that fails (a fault) is not checked.
+   */
+  private void read(Connection c) {
+    List<Integer> own = new ArrayList<>();
+    for (int w = 0; w < writers.size(); w++) {
+      if ((impatient != null && w % 2 == 1 ? impatient : connection) == c) {
+        own.add(w);
+      }
+    }
+    try (Table t = c.getTable(table)) {
+      boolean seqTurn = true;
+      while (!stop.get()) {
+        seqTurn = !seqTurn;
+        try {
+          Thread.sleep(READ_PAUSE_MS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        String problem;
+        try {
+          if (seqTurn && !own.isEmpty()) {
+            int w = own.get(ThreadLocalRandom.current().nextInt(own.size()));
+            int k = ThreadLocalRandom.current().nextInt(SEQ_ROWS);
+            int slot = w * SEQ_ROWS + k;
+            long before = seqAcked.get(slot);
+            String row = seqRow(w, k);
+            Long seq = first8(t.get(new Get(Bytes.toBytes(row)).addColumn(FAMILY, QUALIFIER)));
+            problem = Ledger.readProblem(row, seq, before,
+              seq != null && seqWritten.get(slot).contains(seq));
+          } else {
+            long n = recentNext.get();
+            if (n == 0) {
+              continue;
+            }
+            Object[] e = recent.get((int) (ThreadLocalRandom.current().nextLong(
+              Math.min(n, RECENT))));
+            if (e == null) {
+              continue;
+            }
+            Long v = first8(t.get(new Get(Bytes.toBytes((String) e[0]))
+              .addColumn(FAMILY, QUALIFIER)));
+            problem = Ledger.ackedReadProblem((String) e[0], (Long) e[1], v);
+          }
+        } catch (IOException | RuntimeException e) {
+          continue;
+        }
+        readsChecked.incrementAndGet();
+        if (problem != null) {
+          readProblems.incrementAndGet();
+          if (readExamples.size() < Ledger.EXAMPLES) {
+            readExamples.add(problem);
+          }
+          LOG.warn("Read problem: {}", problem);
+        }
+      }
+    } catch (IOException e) {
+      LOG.error("Reader could not open table {}", table, e);
+    }
+  }
+
+  /** The first 8 bytes of the result's value as a long, or null when it has none. */
+  private static Long first8(Result r) {
+    byte[] v = r.getValue(FAMILY, QUALIFIER);
+    if (v == null) {
+      v = r.getValue(FAMILY, COUNT);
+    }
+    return v == null || v.length < 8 ? null : Bytes.toLong(Arrays.copyOf(v, 8));
+  }
+
   private byte[] value(long v) {
     byte[] b = new byte[valueBytes];
     System.arraycopy(Bytes.toBytes(v), 0, b, 0, 8);
     return b;
   }
 
-  private byte[] counterRow(int c) {
-    return Bytes.toBytes(String.format("i-%s-%02d", run, c));
-  }
-
-  /**
-   * What {@link #verify} found, an exact ledger: {@code acked} writes acknowledged when it began
-   * (each Put, each Increment), {@code checked} of them read back, {@code unreadable} of them in
-   * rows that could not be read before its deadline (a region that did not open), so that
-   * {@code acked == checked + unreadable}; of those checked, {@code lost} not there and
-   * {@code duplicated} Increments applied twice.
-   */
-  record Verdict(long acked, long checked, long lost, long duplicated, long unreadable,
-    List<String> examples) {
-  }
-
   /** How long {@link #verify()} retries rows it could not read. */
   static final int VERIFY_PATIENCE_S = 300;
 
-  Verdict verify() throws IOException {
+  Ledger.Verdict verify() throws IOException {
     return verify(VERIFY_PATIENCE_S);
   }
 
   /**
-   * Reads back every write acknowledged so far (the load may go on meanwhile: later writes are
-   * not in the snapshot). Rows whose read fails (a region not open yet) are read again every
-   * few seconds until {@code patienceS} has passed; those still unread are counted
-   * {@code unreadable}, neither lost nor checked.
+   * Stops the writers and readers (each finishes its call), then reads back every write they
+   * recorded: the final pass, which sees the writes acknowledged after any earlier verification
+   * and, no call being in flight any more, resolves each ambiguous one.
    */
-  Verdict verify(int patienceS) throws IOException {
-    Map<String, Long> snapshot = Map.copyOf(acked);
-    long[] counterAcked = new long[COUNTERS];
-    long ackedIncrements = 0;
-    for (int i = 0; i < COUNTERS; i++) {
-      counterAcked[i] = incrementsAcked.get(i);
-      ackedIncrements += counterAcked[i];
-    }
+  Ledger.Verdict stopAndVerify() throws IOException {
+    stopThreads();
+    return verify(VERIFY_PATIENCE_S);
+  }
+
+  /**
+   * Reads back every write recorded so far (the load may go on meanwhile: later writes are not
+   * in the snapshot), acknowledged or ambiguous. Rows whose read fails (a region not open yet)
+   * are read again every few seconds until {@code patienceS} has passed; those still unread are
+   * counted {@code unreadable} (acknowledged) or unresolved (ambiguous), neither lost nor
+   * checked.
+   */
+  Ledger.Verdict verify(int patienceS) throws IOException {
+    Map<String, Ledger.Expected> snapshot = new java.util.HashMap<>(writes);
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(patienceS);
-    long checked = 0;
-    long lost = 0;
-    long duplicated = 0;
-    List<String> examples = new ArrayList<>();
+    Ledger.Tally tally = new Ledger.Tally();
     String lastFailure = null;
     try (Table t = connection.getTable(table)) {
       List<String> pending = new ArrayList<>(snapshot.keySet());
-      List<Integer> countersPending = new ArrayList<>();
-      for (int c = 0; c < COUNTERS; c++) {
-        countersPending.add(c);
-      }
       while (true) {
         List<String> failed = new ArrayList<>();
         for (int from = 0; from < pending.size(); from += 500) {
@@ -227,7 +386,8 @@ final class VerifyingLoad implements Closeable {
           }
           List<Get> gets = new ArrayList<>(part.size());
           for (String r : part) {
-            gets.add(new Get(Bytes.toBytes(r)).addColumn(FAMILY, QUALIFIER));
+            gets.add(new Get(Bytes.toBytes(r)).addColumn(FAMILY,
+              snapshot.get(r).kind() == Ledger.Kind.INCREMENT ? COUNT : QUALIFIER));
           }
           Object[] answers = new Object[gets.size()];
           Object[] results = new Object[gets.size()];
@@ -252,63 +412,15 @@ final class VerifyingLoad implements Closeable {
               failed.add(part.get(i));
               continue;
             }
-            checked++;
-            byte[] v = ((Result) results[i]).getValue(FAMILY, QUALIFIER);
-            if (v == null || v.length < 8
-              || Bytes.toLong(Arrays.copyOf(v, 8)) != snapshot.get(part.get(i))) {
-              lost++;
-              if (examples.size() < 5) {
-                examples.add("acknowledged Put of " + part.get(i) + " not read back");
-              }
-            }
-          }
-        }
-        List<Integer> countersFailed = new ArrayList<>();
-        for (int c : countersPending) {
-          Result r;
-          if (System.nanoTime() > deadline) {
-            countersFailed.add(c);
-            continue;
-          }
-          Result[] got = new Result[1];
-          try {
-            String failure = bounded(() -> {
-              try {
-                got[0] = t.get(new Get(counterRow(c)).addColumn(FAMILY, COUNT));
-              } catch (IOException e) {
-                return e.toString();
-              }
-              return null;
-            }, deadline);
-            if (failure != null) {
-              throw new IOException(failure);
-            }
-          } catch (IOException e) {
-            lastFailure = e.getMessage();
-            countersFailed.add(c);
-            continue;
-          }
-          r = got[0];
-          checked += counterAcked[c];
-          byte[] v = r.getValue(FAMILY, COUNT);
-          long n = v == null ? 0 : Bytes.toLong(v);
-          // Attempted is read after the value: an Increment applied since the read is in it too.
-          long attempted = incrementsAttempted.get(c);
-          if (n < counterAcked[c]) {
-            lost += counterAcked[c] - n;
-            examples.add("counter " + c + ": " + n + " < " + counterAcked[c] + " acknowledged");
-          } else if (n > attempted) {
-            duplicated += n - attempted;
-            examples.add("counter " + c + ": " + n + " > " + attempted + " attempted");
+            tally.add(part.get(i), snapshot.get(part.get(i)), first8((Result) results[i]));
           }
         }
         pending = failed;
-        countersPending = countersFailed;
-        if ((pending.isEmpty() && countersPending.isEmpty()) || System.nanoTime() > deadline) {
+        if (pending.isEmpty() || System.nanoTime() > deadline) {
           break;
         }
-        LOG.info("Verification: {} rows and {} counters not readable yet ({}); reading them "
-          + "again", pending.size(), countersPending.size(), lastFailure);
+        LOG.info("Verification: {} rows not readable yet ({}); reading them again",
+          pending.size(), lastFailure);
         try {
           Thread.sleep(5000);
         } catch (InterruptedException e) {
@@ -316,16 +428,14 @@ final class VerifyingLoad implements Closeable {
           throw new java.io.InterruptedIOException("verification interrupted");
         }
       }
-      long unreadable = pending.size();
-      for (int c : countersPending) {
-        unreadable += counterAcked[c];
+      for (String r : pending) {
+        tally.unreadable(snapshot.get(r));
       }
-      if (unreadable > 0) {
-        examples.add(unreadable + " acknowledged writes in rows not readable within "
+      if (!pending.isEmpty()) {
+        tally.example(pending.size() + " recorded writes in rows not readable within "
           + patienceS + " s (" + lastFailure + ")");
       }
-      return new Verdict(snapshot.size() + ackedIncrements, checked, lost, duplicated,
-        unreadable, examples);
+      return tally.verdict();
     }
   }
 
@@ -361,10 +471,11 @@ final class VerifyingLoad implements Closeable {
     }
   }
 
-  @Override
-  public void close() {
+  private void stopThreads() {
     stop.set(true);
-    for (Thread w : writers) {
+    List<Thread> all = new ArrayList<>(writers);
+    all.addAll(readers);
+    for (Thread w : all) {
       try {
         w.join(120_000);
       } catch (InterruptedException e) {
@@ -372,5 +483,10 @@ final class VerifyingLoad implements Closeable {
         return;
       }
     }
+  }
+
+  @Override
+  public void close() {
+    stopThreads();
   }
 }

@@ -1,6 +1,7 @@
 package io.strata.bench.faults;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -40,13 +41,13 @@ public class ChaosReportTest {
     BufferedImage png = ImageIO.read(new File(dir, "throughput.png"));
     assertEquals(1100, png.getWidth());
     String md = Files.readString(new File(dir, "report.md").toPath());
-    assertTrue(md, md.contains("| kill-regionserver | regionserver-1 | 900 |  | 0 | 0 | 31.0 | 7.5 |"));
-    assertTrue(md, md.contains("| kill-namenode | namenode | 1500 |  | 0 | 0 | (not) | (not) |"));
+    assertTrue(md, md.contains("| kill-regionserver | regionserver-1 | 900 |  |  | 0 | 0 |  | 31.0 | 7.5 |"));
+    assertTrue(md, md.contains("| kill-namenode | namenode | 1500 |  |  | 0 | 0 |  | (not) | (not) |"));
     assertTrue(md, md.contains("[\"master\"] | **no** |"));
     assertTrue(md, md.contains("`--random 2 --seed 7` repeats it"));
     assertTrue(md, md.contains("zookeeper.session.timeout"));
     assertTrue(md, md.contains("All recovered: **no**"));
-    assertTrue(md, md.contains("| ram-tier-full | NVDIMM tier | 1200 |  | 0 | 0 | 2.0 | 3.0 |"));
+    assertTrue(md, md.contains("| ram-tier-full | NVDIMM tier | 1200 |  |  | 0 | 0 |  | 2.0 | 3.0 |"));
     assertTrue(md, md.contains("- `ram-tier-full`: ram_free_before_mb 500; "
       + "wal_blocks_while_full {\"DISK\":6}\n  - DataNode log: `a 'line'`"));
     assertTrue(md, md.contains("creation fallback (ALL_NVDIMM's: DISK)"));
@@ -68,10 +69,36 @@ public class ChaosReportTest {
     String md = ChaosReport.markdown(results, "strata chaos --faults power-loss");
     assertTrue(md, md.contains("WAL storage policy: `ALL_NVDIMM` (`strata.unsafe.wal.volatile"
       + ".accept=true`"));
-    assertTrue(md, md.contains("| 5000 | 4990 (**10 unreadable**) | 37 | 0 | (not) | 20.0 |"));
+    assertTrue(md, md.contains("| 5000 | 4990 (**10 unreadable**) |  | 37 | 0 |  | (not) | 20.0 |"));
     assertTrue(md, md.contains("- `power-loss`: at least 37 of 5000 acknowledged writes lost; 10 could not be read (not "
       + "known whether kept) (checked "
       + "4990, duplicated 0, unreadable 10)\n  - acknowledged Put of p-x-01 not read back"));
     assertTrue(md, md.contains("none under ALL_NVDIMM"));
+  }
+
+  @Test
+  public void theLedgerShowsAmbiguousWritesReadsAndTheFinalPass() throws Exception {
+    JsonNode results = new ObjectMapper().readTree("{\"impatient_timeout_ms\": 2000, "
+      + "\"faults\": [{\"fault\": \"kill-regionserver\", \"daemon\": \"regionserver-1\", "
+      + "\"acked_writes\": 900, \"checked\": 900, \"ambiguous\": 12, \"ambiguous_landed\": 5, "
+      + "\"ambiguous_not_landed\": 7, \"ambiguous_unresolved\": 0, \"lost\": 0, "
+      + "\"duplicated\": 0, \"unreadable\": 0, \"reads_checked\": 3000, \"read_problems\": 1, "
+      + "\"writes_resumed_s\": 31.0, \"placement_converged_s\": 7.5, \"throughput_before\": 100, "
+      + "\"throughput_during\": 5, \"throughput_after\": 90, \"daemons_not_back\": [], "
+      + "\"recovered\": true}], \"markers\": [], \"acked_per_s\": [1, 2], "
+      + "\"schedule\": {\"random\": false, \"faults\": [\"kill-regionserver\"], "
+      + "\"load_before_s\": [10]}, \"final\": {\"acked_writes\": 1500, \"checked\": 1500, "
+      + "\"ambiguous\": 14, \"ambiguous_landed\": 6, \"ambiguous_not_landed\": 6, "
+      + "\"ambiguous_unresolved\": 2, \"lost\": 0, \"duplicated\": 0, \"unreadable\": 0, "
+      + "\"reads_checked\": 5000, \"read_problems\": 1}, \"final_verified\": false, "
+      + "\"all_recovered\": false}");
+    String md = ChaosReport.markdown(results, "strata chaos --quick");
+    assertTrue(md, md.contains("| kill-regionserver | regionserver-1 | 900 | 900 | 12 (5) | 0 | 0 "
+      + "| 3000 / **1** | 31.0 | 7.5 |"));
+    assertTrue(md, md.contains("gives up after 2000 ms"));
+    assertTrue(md, md.contains("1500 acknowledged, 1500 checked, 14 (6, **2 unresolved**) "
+      + "ambiguous, 0 lost, 0 duplicated, 0 unreadable; reads checked over the run 5000, read "
+      + "problems 1. Final pass verified: **no**"));
+    assertFalse(FaultCampaign.allRecovered(results));
   }
 }
