@@ -40,7 +40,7 @@ void ep_mark_closed(sr_ep *ep, int code, const char *cause) {
     ctx->cb.on_close(ep, ep->user, local ? 0 : (code ? code : SR_ECLOSED), local ? NULL : msg);
 }
 
-/* Destroys QP, registrations and cm_id; progress thread (or a stopped context). The buffers
+/* Destroys QP, registrations, protection domain and cm_id; progress thread (or a stopped context). The buffers
  * themselves live until the last reference goes (ep_free_memory). */
 void ep_teardown(sr_ep *ep) {
   sr_ctx *ctx = ep->ctx;
@@ -67,6 +67,8 @@ void ep_teardown(sr_ep *ep) {
   if (ep->rndv_in_mr) ibv_dereg_mr(ep->rndv_in_mr);
   if (ep->rndv_out_mr) ibv_dereg_mr(ep->rndv_out_mr);
   ep->recv_mr = ep->send_mr = ep->rndv_in_mr = ep->rndv_out_mr = NULL;
+  if (ep->pd) ibv_dealloc_pd(ep->pd); /* after its QP and registrations, which hold it */
+  ep->pd = NULL;
   if (id) rdma_destroy_id(id);
   pthread_mutex_lock(&ctx->lock);
   if (ep->prev_all) ep->prev_all->next_all = ep->next_all;

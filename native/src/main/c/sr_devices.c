@@ -1,7 +1,7 @@
 /*
  * Configuration and devices: the configuration's defaults and limits, the probe of the RDMA
- * devices and their ports, and the devices a context opens (protection domain, completion channel
- * and the completion queue its endpoints share, grown with them).
+ * devices and their ports, and the devices a context opens (completion channel and the completion
+ * queue its endpoints share, grown with them; protection domains are per endpoint, sr_endpoint.c).
  */
 #define _GNU_SOURCE
 #include "sr_internal.h"
@@ -113,8 +113,6 @@ sr_dev *get_dev(sr_ctx *ctx, struct ibv_context *verbs) {
   sr_dev *d = calloc(1, sizeof *d);
   if (!d) { set_err("out of memory"); return NULL; }
   d->verbs = verbs;
-  d->pd = ibv_alloc_pd(verbs);
-  if (!d->pd) { set_err("ibv_alloc_pd on %s: %s", name, strerror(errno)); goto fail; }
   d->ch = ibv_create_comp_channel(verbs);
   if (!d->ch) { set_err("ibv_create_comp_channel on %s: %s", name, strerror(errno)); goto fail; }
   fcntl(d->ch->fd, F_SETFL, fcntl(d->ch->fd, F_GETFL) | O_NONBLOCK);
@@ -132,7 +130,6 @@ sr_dev *get_dev(sr_ctx *ctx, struct ibv_context *verbs) {
 fail:
   if (d->cq) ibv_destroy_cq(d->cq);
   if (d->ch) ibv_destroy_comp_channel(d->ch);
-  if (d->pd) ibv_dealloc_pd(d->pd);
   free(d);
   return NULL;
 }

@@ -145,7 +145,7 @@ int post_recv(sr_ep *ep, uint32_t idx) {
   return SR_OK;
 }
 
-/* QP, registered pools, posted receives. Progress thread. */
+/* Protection domain, QP, registered pools, posted receives. Progress thread. */
 int ep_setup_resources(sr_ep *ep) {
   sr_ctx *ctx = ep->ctx;
   char w[256];
@@ -171,11 +171,19 @@ int ep_setup_resources(sr_ep *ep) {
   }
   for (uint32_t i = 0; i < ep->S; i++) ep->free_slots[i] = ep->S - 1 - i;
   ep->nfree = ep->S;
-  ep->recv_mr = ibv_reg_mr(d->pd, ep->recv_pool, rpool, IBV_ACCESS_LOCAL_WRITE);
-  ep->send_mr = ibv_reg_mr(d->pd, ep->send_pool, spool, IBV_ACCESS_LOCAL_WRITE);
-  ep->rndv_in_mr = ibv_reg_mr(d->pd, ep->rndv_in, ep->max_message,
+  /* A protection domain of its own (see sr_ep.pd): the rendezvous region stays writable by this
+   * endpoint's queue pair alone. Freed in ep_teardown after the QP and the registrations. */
+  ep->pd = ibv_alloc_pd(d->verbs);
+  if (!ep->pd) {
+    set_err("ibv_alloc_pd on %s failed for %s: %s", ibv_get_device_name(d->verbs->device),
+            ep_where(ep, w, sizeof w), strerror(errno));
+    return SR_ENOMEM;
+  }
+  ep->recv_mr = ibv_reg_mr(ep->pd, ep->recv_pool, rpool, IBV_ACCESS_LOCAL_WRITE);
+  ep->send_mr = ibv_reg_mr(ep->pd, ep->send_pool, spool, IBV_ACCESS_LOCAL_WRITE);
+  ep->rndv_in_mr = ibv_reg_mr(ep->pd, ep->rndv_in, ep->max_message,
                               IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-  ep->rndv_out_mr = ibv_reg_mr(d->pd, ep->rndv_out, ep->max_message, IBV_ACCESS_LOCAL_WRITE);
+  ep->rndv_out_mr = ibv_reg_mr(ep->pd, ep->rndv_out, ep->max_message, IBV_ACCESS_LOCAL_WRITE);
   if (!ep->recv_mr || !ep->send_mr || !ep->rndv_in_mr || !ep->rndv_out_mr) {
     set_err("ibv_reg_mr of %zu bytes failed for %s: %s (raise the locked-memory limit, "
             "ulimit -l)", rpool + spool + 2 * (size_t)ep->max_message,
@@ -186,7 +194,7 @@ int ep_setup_resources(sr_ep *ep) {
       .send_cq = d->cq, .recv_cq = d->cq, .qp_type = IBV_QPT_RC, .sq_sig_all = 0,
       .cap = {.max_send_wr = ep->S + 2, .max_recv_wr = ep->R, .max_send_sge = 1,
               .max_recv_sge = 1}};
-  if (rdma_create_qp(ep->id, d->pd, &qa) != 0) {
+  if (rdma_create_qp(ep->id, ep->pd, &qa) != 0) {
     set_err("rdma_create_qp failed for %s: %s", ep_where(ep, w, sizeof w), strerror(errno));
     return SR_EIO;
   }

@@ -57,9 +57,11 @@ typedef struct pending {
 
 enum { OBJ_LISTENER = 1, OBJ_EP = 2 };
 
+/* A device the context's endpoints use: the completion channel and the completion queue they share.
+ * No protection domain: each endpoint has its own (sr_ep.pd), so that no queue pair can reach
+ * another endpoint's registered memory. */
 typedef struct sr_dev {
   struct ibv_context *verbs;
-  struct ibv_pd *pd;
   struct ibv_comp_channel *ch;
   struct ibv_cq *cq;
   int cq_size, cq_used;
@@ -78,6 +80,11 @@ struct sr_ep {
   sr_ctx *ctx;
   struct rdma_cm_id *id;
   sr_dev *dev;
+  /* The endpoint's own protection domain: its queue pair and registrations, nothing else. An
+   * rkey is only honoured for a queue pair of the region's protection domain, so the address and
+   * rkey of this endpoint's rendezvous region (sent in clear in the accept or HELLO) let no other
+   * endpoint's peer write there: its RDMA WRITE completes with a remote access error. */
+  struct ibv_pd *pd;
   struct ibv_qp *qp;
   void *user;
   int accepted;
@@ -207,7 +214,7 @@ const char *ep_where(sr_ep *ep, char *buf, size_t len); /* the peer, device, por
 void ep_unref_locked_and_unlock(sr_ep *ep); /* frees the endpoint at the last reference */
 sr_ep *ep_new(sr_ctx *ctx, void *user); /* in the context's list, one (the runtime's) reference */
 int post_recv(sr_ep *ep, uint32_t idx); /* (re)posts receive buffer idx */
-int ep_setup_resources(sr_ep *ep); /* QP, registered pools, posted receives; progress thread */
+int ep_setup_resources(sr_ep *ep); /* PD, QP, registered pools, posted receives; progress thread */
 void ep_fill_params(sr_ep *ep, wire_params *p); /* this side's parameters for the peer */
 int ep_take_params(sr_ep *ep, const wire_params *p); /* lock held */
 int ep_post_slot(sr_ep *ep, uint32_t slot, uint32_t bytes, int rndv_len); /* lock held */

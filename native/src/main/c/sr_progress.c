@@ -177,7 +177,6 @@ void sr_ctx_destroy(sr_ctx *ctx) {
     ctx->devs = d->next;
     ibv_destroy_cq(d->cq);
     ibv_destroy_comp_channel(d->ch);
-    ibv_dealloc_pd(d->pd);
     free(d);
   }
   if (ctx->ch) rdma_destroy_event_channel(ctx->ch);
