@@ -339,6 +339,52 @@ public final class HdfsKeys {
   }
 
   /**
+   * host:port where {@code strata satisfier} serves HTTP ({@code /jmx}, {@code /prometheus},
+   * {@code /conf}, {@code /stacks}, {@code /logLevel}) with its figures and health. Port 0 takes a
+   * free port (logged at start); {@code none} or empty serves nothing. Default
+   * {@value #SPS_HTTP_ADDRESS_DEFAULT}: next to Hadoop's 9870/9871 (NameNode) and 9864-9869
+   * (DataNode, secondary NameNode), used by no Hadoop or HBase default.
+   */
+  public static final String SPS_HTTP_ADDRESS = "strata.sps.http.address";
+  public static final String SPS_HTTP_ADDRESS_DEFAULT = "0.0.0.0:9874";
+
+  /** {@link #SPS_HTTP_ADDRESS}; null when disabled. */
+  public static java.net.InetSocketAddress spsHttpAddress(Configuration conf) {
+    return httpAddress(conf, SPS_HTTP_ADDRESS, SPS_HTTP_ADDRESS_DEFAULT);
+  }
+
+  /**
+   * host:port where {@code strata tier-mover} serves HTTP, as {@link #SPS_HTTP_ADDRESS}. Default
+   * {@value #TIERMOVER_HTTP_ADDRESS_DEFAULT}.
+   */
+  public static final String TIERMOVER_HTTP_ADDRESS = "strata.tiermover.http.address";
+  public static final String TIERMOVER_HTTP_ADDRESS_DEFAULT = "0.0.0.0:9875";
+
+  /** {@link #TIERMOVER_HTTP_ADDRESS}; null when disabled. */
+  public static java.net.InetSocketAddress tierMoverHttpAddress(Configuration conf) {
+    return httpAddress(conf, TIERMOVER_HTTP_ADDRESS, TIERMOVER_HTTP_ADDRESS_DEFAULT);
+  }
+
+  /** A host:port value with a port from 0 to 65535 (unresolved), or null for none/empty. */
+  static java.net.InetSocketAddress httpAddress(Configuration conf, String key, String dflt) {
+    String v = conf.getTrimmed(key, dflt);
+    if (v.isEmpty() || v.equalsIgnoreCase("none")) {
+      return null;
+    }
+    int colon = v.lastIndexOf(':');
+    check(colon > 0 && colon < v.length() - 1, key, "host:port (port 0 for any free port) or "
+      + "'none'", "'" + v + "'");
+    int port;
+    try {
+      port = Integer.parseInt(v.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      port = -1;
+    }
+    check(port >= 0 && port <= 65535, key, "host:port with a port from 0 to 65535", "'" + v + "'");
+    return java.net.InetSocketAddress.createUnresolved(v.substring(0, colon), port);
+  }
+
+  /**
    * HDFS directory where the Storage Policy Satisfier journals the files it takes from the
    * NameNode, one empty directory per inode id, made before it works on the file and removed once
    * the file's "being satisfied" mark ({@code user.hdfs.sps}) is removed. The NameNode hands a

@@ -1,5 +1,6 @@
 package io.strata.local;
 
+import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.overlay.OverlayKeys;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.sps.InProcessSatisfier;
@@ -89,6 +90,11 @@ public final class TieredDfsCluster implements Closeable {
       + OverlayKeys.CREATION_FALLBACKS_SUFFIX, "SSD,DISK");
     conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD"
       + OverlayKeys.REPLICATION_FALLBACKS_SUFFIX, "SSD,DISK");
+    // strata satisfier / tier-mover started on this cluster's configuration (tests run them as
+    // processes or through their tools) serve HTTP on a free port, never on the fixed defaults
+    // that another cluster on the machine may hold.
+    conf.set(HdfsKeys.SPS_HTTP_ADDRESS, "127.0.0.1:0");
+    conf.set(HdfsKeys.TIERMOVER_HTTP_ADDRESS, "127.0.0.1:0");
     config.dfsOverrides().forEach(conf::set);
 
     Configuration[] overlays = new Configuration[n];

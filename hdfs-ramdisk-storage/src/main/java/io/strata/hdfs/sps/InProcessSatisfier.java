@@ -104,6 +104,8 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
   private volatile boolean restartPending;
   private volatile String lastFailure;
   private volatile String lastStall;
+  /** The context's progress count when the last stall was found; -1 before any. */
+  private volatile long stalledAtProgress = -1;
   /** The satisfier's thread now, joined before a restart starts the next one. */
   private volatile Thread satisfierThread;
   /** Set while a stall restart stops the thread, which then must not schedule a restart. */
@@ -279,6 +281,20 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_SELF_RETRY_TIMEOUT_MILLIS_DEFAULT);
   }
 
+  /**
+   * Whether it is stalled now: found stalled, and neither a file nor a block move finished since,
+   * nor was it left holding nothing. A restart for the stall does not end it.
+   */
+  public boolean stalledNow() {
+    long at = stalledAtProgress;
+    return at >= 0 && at == context.progressCount() && !closing;
+  }
+
+  /** Files taken from the NameNode and not finished. */
+  public int filesHeld() {
+    return context.inFlight.size();
+  }
+
   /** Times it was found stalled and restarted for it. */
   public long stalls() {
     return stalls.get();
@@ -302,6 +318,7 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       List<String> why = diagnose();
       String summary = String.join(" | ", why);
       lastStall = summary;
+      stalledAtProgress = context.progressCount();
       long n = stalls.incrementAndGet();
       LOG.warn("Storage Policy Satisfier for {} made no progress for {} s holding {} files taken "
         + "from the NameNode: {}. Restarting it, which re-reads the live DataNodes and their free "
@@ -369,7 +386,8 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     int requeued = context.requeueInFlight();
     startedAt = System.currentTimeMillis();
     sps.start(StoragePolicySatisfierMode.EXTERNAL);
-    context.progressed();
+    // The clock to the next stall check starts again; that is no progress of the files held.
+    context.restartClock();
     LOG.info("Storage Policy Satisfier for {} restarted after a stall, {} files queued again",
       nameNode, requeued);
   }
@@ -698,8 +716,19 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
 
     /** When a file or a block move last finished (or work last began), System.nanoTime(). */
     private volatile long lastProgressNanos = System.nanoTime();
+    private final AtomicLong progressCount = new AtomicLong();
 
+    /** Progress (or nothing held): ends a stall. */
     void progressed() {
+      progressCount.incrementAndGet();
+      lastProgressNanos = System.nanoTime();
+    }
+
+    long progressCount() {
+      return progressCount.get();
+    }
+
+    void restartClock() {
       lastProgressNanos = System.nanoTime();
     }
 

@@ -2,6 +2,7 @@ package io.strata.hdfs.sps;
 
 import io.strata.cli.CommandLines;
 import io.strata.cli.UntilStopped;
+import io.strata.hdfs.DaemonHttp;
 import io.strata.hdfs.DaemonLogin;
 import io.strata.hdfs.DaemonOutput;
 import io.strata.hdfs.HdfsKeys;
@@ -66,9 +67,35 @@ public final class SatisfierTool {
       System.err.println("strata satisfier: cannot start for " + nameNode + ": " + e.getMessage());
       return 1;
     }
-    out.println("Storage Policy Satisfier running for " + nameNode + "; Ctrl-C stops");
+    DaemonHttp http;
+    try {
+      http = serve(conf, sps);
+    } catch (IOException | IllegalArgumentException e) {
+      sps.close();
+      System.err.println("strata satisfier: " + e.getMessage());
+      return 1;
+    }
+    out.println("Storage Policy Satisfier running for " + nameNode
+      + (http.uri() != null ? ", figures and health at " + http.uri() + "/jmx" : "")
+      + "; Ctrl-C stops");
     UntilStopped.run("strata-satisfier", reportMs, 0, () -> out.println(sps.status().toJson()),
-      sps::close);
+      () -> {
+        try {
+          http.close();
+        } finally {
+          sps.close();
+        }
+      });
     return 0;
+  }
+
+  /**
+   * Serves the satisfier's figures and health over HTTP at {@link HdfsKeys#SPS_HTTP_ADDRESS}
+   * ({@code /jmx}, {@code /prometheus}) and in JMX ({@link SatisfierMetrics}).
+   */
+  public static DaemonHttp serve(Configuration conf, InProcessSatisfier sps) throws IOException {
+    return DaemonHttp.start(conf, "strata satisfier", HdfsKeys.SPS_HTTP_ADDRESS,
+      HdfsKeys.spsHttpAddress(conf), SatisfierMetrics.RECORD, SatisfierMetrics.RECORD,
+      new SatisfierMetrics(sps));
   }
 }

@@ -43,6 +43,8 @@ final class RenameFollower {
   /** The last transaction taken in: every rename up to it is queued (or finished). */
   private volatile long txid;
   private volatile long txidsBehind = -1;
+  /** Why the edits (or the state file) cannot be read (written) now; null while they can. */
+  private volatile String readError;
 
   RenameFollower(DistributedFileSystem dfs, TierMoverSettings settings, PendingChecks queue,
     StateSaver saver, BooleanSupplier running, long txid) {
@@ -151,6 +153,7 @@ final class RenameFollower {
           if (outage) {
             LOG.info("Tier mover: reading the NameNode's edits again from transaction {}", txid);
             outage = false;
+            readError = null;
             backoffMs = 500;
           }
         }
@@ -166,6 +169,7 @@ final class RenameFollower {
         if (!running.getAsBoolean()) {
           return;
         }
+        readError = e.toString();
         if (!outage) {
           LOG.warn("Tier mover: cannot read edits from the NameNode or save {} ({}); retrying "
             + "from transaction {}, no rename is skipped", saver.stateFile(), e.toString(), txid);
@@ -224,6 +228,11 @@ final class RenameFollower {
     long now = System.currentTimeMillis();
     eventLag.add(Math.max(0, now - renamedAt));
     queue.accept(dst, renamedAt, now);
+  }
+
+  /** Why the NameNode's edits cannot be read (or the state saved) now, or null. */
+  String readError() {
+    return readError;
   }
 
   long renames() {

@@ -137,6 +137,24 @@ public final class TierMover implements Closeable {
       saver.status(), satisfier.last());
   }
 
+  /**
+   * Why the tier mover cannot do its work now, or null: one of its threads ended unexpectedly
+   * (renames are not followed until it is restarted), or it cannot read the NameNode's edits.
+   */
+  public String trouble() {
+    if (!running) {
+      return "stopped";
+    }
+    for (Thread t : new Thread[] { events, checker }) {
+      if (!t.isAlive()) {
+        return "thread " + t.getName() + " stopped unexpectedly (see the log); restart the tier "
+          + "mover";
+      }
+    }
+    String e = follower.readError();
+    return e == null ? null : "cannot read the NameNode's edits or save the state: " + e;
+  }
+
   /** Stops following, saves the state, and closes the NameNode connection. */
   @Override
   public void close() throws IOException {

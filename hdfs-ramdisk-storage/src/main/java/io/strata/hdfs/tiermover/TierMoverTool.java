@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.cli.UntilStopped;
+import io.strata.hdfs.DaemonHttp;
 import io.strata.hdfs.DaemonLogin;
 import io.strata.hdfs.DaemonOutput;
 import io.strata.hdfs.HdfsKeys;
@@ -82,14 +83,39 @@ public final class TierMoverTool {
       System.err.println("strata tier-mover: cannot start on " + nameNode + ": " + e.getMessage());
       return 1;
     }
-    out.println("following renames on " + nameNode + " (state " + state + "); Ctrl-C stops");
+    DaemonHttp http;
+    try {
+      http = serve(conf, mover);
+    } catch (IOException | IllegalArgumentException e) {
+      mover.close();
+      System.err.println("strata tier-mover: " + e.getMessage());
+      return 1;
+    }
+    out.println("following renames on " + nameNode + " (state " + state + ")"
+      + (http.uri() != null ? ", figures and health at " + http.uri() + "/jmx" : "")
+      + "; Ctrl-C stops");
     // On Ctrl-C/TERM the state is saved (close) before the JVM ends.
     UntilStopped.run("strata-tier-mover", reportMs, durationMs, () -> report(mover, out, json),
       () -> {
-        mover.close();
-        report(mover, out, json);
+        try {
+          http.close();
+        } finally {
+          mover.close();
+          report(mover, out, json);
+        }
       });
     return 0;
+  }
+
+  /**
+   * Serves the tier mover's figures and health over HTTP at
+   * {@link HdfsKeys#TIERMOVER_HTTP_ADDRESS} ({@code /jmx}, {@code /prometheus}) and in JMX
+   * ({@link TierMoverMetrics}).
+   */
+  public static DaemonHttp serve(Configuration conf, TierMover mover) throws IOException {
+    return DaemonHttp.start(conf, "strata tier-mover", HdfsKeys.TIERMOVER_HTTP_ADDRESS,
+      HdfsKeys.tierMoverHttpAddress(conf), TierMoverMetrics.RECORD, TierMoverMetrics.RECORD,
+      new TierMoverMetrics(mover));
   }
 
   private static void report(TierMover mover, PrintStream out, File json) throws IOException {
