@@ -23,7 +23,7 @@ import org.junit.Test;
  * a main-source class in an upstream package, or a main-source file using reflection that is not
  * in the list fails here, so no new upstream internal goes in unlisted.
  */
-public class UpstreamInternalsListTest {
+public class UpstreamInternalsListed {
   private static final Path ROOT = UpstreamInternal.repoRoot();
   /** Reflection that reaches past an API: private members, or upstream classes by name. */
   private static final Pattern REFLECTION = Pattern.compile(
