@@ -4,6 +4,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.io.IOException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,6 +91,113 @@ public class UpstreamInternalsListed {
       }
     }
     assertListed("reflective accesses", missing);
+  }
+
+  /**
+   * Every Strata class on this class path (the main classes of the modules this one depends on)
+   * that extends or implements an upstream type marked {@code @InterfaceAudience.Private} is the
+   * Strata user of an entry: subclassing such a type is where an upstream refactoring breaks
+   * Strata without a compile error in upstream's own build.
+   */
+  @Test
+  public void everySubclassOfAPrivateUpstreamTypeIsListed() throws Exception {
+    Set<String> listed = new HashSet<>();
+    Set<String> splitPackage = new HashSet<>();
+    for (UpstreamInternal e : UpstreamInternal.load()) {
+      listed.add(e.user);
+      if (e.kind.equals("split-package")) {
+        splitPackage.add(e.user);
+      }
+    }
+    ClassLoader loader = getClass().getClassLoader();
+    List<String> missing = new ArrayList<>();
+    int scanned = 0;
+    for (byte[] bytes : strataMainClasses()) {
+      ClassFile cf = ClassFile.parse(bytes);
+      scanned++;
+      List<String> supers = new ArrayList<>(cf.interfaces);
+      if (cf.superName != null) {
+        supers.add(cf.superName);
+      }
+      for (String sup : supers) {
+        if (!sup.startsWith("org/apache/hadoop/") || !isPrivate(sup, loader)) {
+          continue;
+        }
+        String cls = cf.name.replace('/', '.');
+        // A split-package entry checks its class's nested classes too.
+        String outermost = cls.contains("$") ? cls.substring(0, cls.indexOf('$')) : cls;
+        if (!listed.contains(cls) && !splitPackage.contains(outermost)) {
+          missing.add(cls + " extends or implements " + sup.replace('/', '.')
+            + " (@InterfaceAudience.Private)");
+        }
+      }
+    }
+    if (scanned < 50) {
+      fail("found only " + scanned + " Strata main classes on the class path: wrong class path?");
+    }
+    assertListed("subclasses of private upstream types", missing);
+  }
+
+  private static boolean isPrivate(String internalName, ClassLoader loader) {
+    String name = internalName.replace('/', '.');
+    URL u = loader.getResource(internalName + ".class");
+    if (u == null || isStrataLocation(u.toString())) {
+      return false;
+    }
+    try {
+      for (java.lang.annotation.Annotation a : Class.forName(name, false, loader)
+        .getAnnotations()) {
+        if (a.annotationType().getName().endsWith("InterfaceAudience$Private")) {
+          return true;
+        }
+      }
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+    return false;
+  }
+
+  /**
+   * The class files of Strata's main classes on the class path: the modules' target/classes or
+   * their jars (the reactor puts either there), except the HDFS overlay's patched upstream classes
+   * (patched-class entries).
+   */
+  private static List<byte[]> strataMainClasses() throws IOException {
+    List<byte[]> out = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      Path p = java.nio.file.Paths.get(entry).toAbsolutePath().normalize();
+      boolean strata = p.startsWith(ROOT) && !p.startsWith(ROOT.resolve("hbase-upstream-tests"))
+        || p.getFileName().toString().startsWith("strata-");
+      if (!strata) {
+        continue;
+      }
+      if (Files.isDirectory(p)) {
+        try (Stream<Path> s = Files.walk(p)) {
+          for (Path f : s.filter(x -> x.toString().endsWith(".class"))
+            .collect(Collectors.toList())) {
+            if (!p.relativize(f).toString().startsWith("org/apache/hadoop/hdfs/")) {
+              out.add(Files.readAllBytes(f));
+            }
+          }
+        }
+      } else if (p.toString().endsWith(".jar")) {
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(p.toFile())) {
+          for (java.util.jar.JarEntry je : java.util.Collections.list(jar.entries())) {
+            if (je.getName().endsWith(".class")
+              && !je.getName().startsWith("org/apache/hadoop/hdfs/")) {
+              try (java.io.InputStream in = jar.getInputStream(je)) {
+                out.add(in.readAllBytes());
+              }
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean isStrataLocation(String url) {
+    return url.contains(ROOT.toUri().getPath()) || url.matches(".*/strata-[^/]*\\.jar!/.*");
   }
 
   @Test
