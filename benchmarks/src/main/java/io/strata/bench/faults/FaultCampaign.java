@@ -55,7 +55,23 @@ public final class FaultCampaign {
   public static final List<String> ALL = List.of("kill-regionserver", "kill-master", "kill-datanode",
     "kill-namenode", "kill-tier-mover", "kill-satisfier", "kill-zookeeper", "stop-regionserver",
     "stop-datanode", "partition-host", "slow-volume", "ram-tier-full", "malformed-rpc",
-    "reboot-host", "power-loss");
+    "reboot-host", "power-loss", "kill-meta-regionserver", "kill-regionservers",
+    "rolling-restart-regionservers", "lose-regionserver");
+  /**
+   * Whose behaviour each fault's recovery shows: HBase's (its own failover, Strata only has to
+   * stay out of the way), HDFS's, or Strata's (its own daemons, tiers or transport).
+   */
+  static final Map<String, String> SHOWS = Map.ofEntries(
+    Map.entry("kill-regionserver", "HBase"), Map.entry("kill-master", "HBase"),
+    Map.entry("kill-datanode", "HDFS"), Map.entry("kill-namenode", "HDFS"),
+    Map.entry("kill-tier-mover", "Strata"), Map.entry("kill-satisfier", "Strata"),
+    Map.entry("kill-zookeeper", "HBase"), Map.entry("stop-regionserver", "HBase"),
+    Map.entry("stop-datanode", "HDFS"), Map.entry("partition-host", "HBase"),
+    Map.entry("slow-volume", "Strata"), Map.entry("ram-tier-full", "Strata"),
+    Map.entry("malformed-rpc", "Strata"), Map.entry("reboot-host", "Strata"),
+    Map.entry("power-loss", "Strata"), Map.entry("kill-meta-regionserver", "HBase"),
+    Map.entry("kill-regionservers", "HBase"), Map.entry("rolling-restart-regionservers", "HBase"),
+    Map.entry("lose-regionserver", "HBase"));
   /** The WAL storage policy's key (upstream's). */
   static final String WAL_POLICY_KEY = "hbase.wal.storage.policy";
   /** The key that accepts every replica of a live WAL on the RAM tier (ALL_NVDIMM). */
@@ -66,6 +82,8 @@ public final class FaultCampaign {
   static final List<String> NETNS_ONLY = List.of("partition-host");
   /** How long a stopped daemon or a cut-off host stays so: longer than the 20 s RPC timeout. */
   private static final int OUTAGE_S = 25;
+  /** Load between two RegionServers of a rolling restart. */
+  private static final int ROLL_PAUSE_S = 10;
   /** Concurrent malformed peers of {@code malformed-rpc}. */
   private static final int MALFORMED_PEERS = 4;
   /** How often slow-volume flushes the table while the volume is stalled. */
@@ -388,7 +406,41 @@ public final class FaultCampaign {
     Thread.sleep(TimeUnit.SECONDS.toMillis(loadBeforeS));
     int faultAt = (int) load.elapsedS();
     double before = mean(load.ackedPerSecond(faultAt - loadBeforeS + 1, faultAt));
-    if (fault.startsWith("kill-")) {
+    String lost = null;
+    if (fault.equals("kill-regionservers")) {
+      // Every RegionServer at once (hbase-it's batch kill): no server left to take the regions
+      // until they are back, so every region goes through WAL splitting.
+      List<String> servers = regionServers();
+      for (String rs : servers) {
+        cluster("kill", rs);
+      }
+      Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
+      for (String rs : servers) {
+        cluster("start", rs);
+      }
+      name = String.join(", ", servers);
+    } else if (fault.equals("rolling-restart-regionservers")) {
+      // The upgrade path: each RegionServer stopped gracefully (TERM: it closes its regions,
+      // flushing them, and the master moves them) and started again, one after the other.
+      List<String> servers = regionServers();
+      for (String rs : servers) {
+        cluster("stop", rs);
+        cluster("start", rs);
+        Thread.sleep(TimeUnit.SECONDS.toMillis(ROLL_PAUSE_S));
+      }
+      name = String.join(", ", servers) + " (one at a time)";
+    } else if (fault.equals("lose-regionserver")) {
+      // Not back until this fault's verification has run: the master must notice the loss (the
+      // server's ZooKeeper session expiring) and reassign its regions to the others, the slow
+      // path a restart with a new start code skips.
+      name = "regionserver-1";
+      lost = name;
+      cluster("kill", name);
+    } else if (fault.startsWith("kill-")) {
+      if (fault.equals("kill-meta-regionserver")) {
+        name = metaServer(conn);
+        observed.put("meta_server", name);
+      }
       cluster("kill", name);
       Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
       restartLog = new File(daemonLog(name));
@@ -452,6 +504,10 @@ public final class FaultCampaign {
     long readsChecked = load.readsChecked() - readsFrom;
     long readProblems = load.readProblems() - readProblemsFrom;
     List<String> readExamples = load.takeReadExamples();
+    if (lost != null) {
+      observed.put("regions_served_without_it", true);
+      cluster("start", lost);
+    }
     double placementS = placementConverged(conn, dfs, conf);
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
     // serves, and may still give up: it is back once it says it started.
@@ -477,6 +533,7 @@ public final class FaultCampaign {
     ObjectNode r = new ObjectMapper().createObjectNode();
     r.put("fault", fault);
     r.put("daemon", name);
+    r.put("shows", SHOWS.getOrDefault(fault, "Strata"));
     // The ledger: every write acknowledged before the verification began (before and during
     // the fault) was read back (checked), or its row could not be (unreadable); every failed
     // call's write (ambiguous) was read back to see whether it landed.
@@ -1104,6 +1161,34 @@ public final class FaultCampaign {
       }
       return lines;
     }
+  }
+
+  /** The cluster's RegionServers, by daemon name. */
+  private List<String> regionServers() throws Exception {
+    List<String> out = new ArrayList<>();
+    for (JsonNode d : status().get("daemons")) {
+      if (d.get("name").asText().startsWith("regionserver-")) {
+        out.add(d.get("name").asText());
+      }
+    }
+    return out;
+  }
+
+  /** The RegionServer daemon serving hbase:meta, matched by its RPC port. */
+  private String metaServer(Connection conn) throws Exception {
+    int port;
+    try (org.apache.hadoop.hbase.client.RegionLocator meta =
+      conn.getRegionLocator(TableName.META_TABLE_NAME)) {
+      port = meta.getRegionLocation(HConstants.EMPTY_START_ROW, true).getServerName().getPort();
+    }
+    for (JsonNode d : status().get("daemons")) {
+      if (d.get("name").asText().startsWith("regionserver-")
+        && d.path("address").asText().endsWith(":" + port)) {
+        return d.get("name").asText();
+      }
+    }
+    throw new IOException("no RegionServer of the cluster's status listens on port " + port
+      + ", where hbase:meta is served");
   }
 
   private String daemonLog(String daemon) throws Exception {
