@@ -65,6 +65,8 @@ final class MiniHBase implements Closeable {
     int startTimeoutMs = Integer.getInteger(START_TIMEOUT_S, 120) * 1000;
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", startTimeoutMs);
     conf.setInt("hbase.master.init.timeout.localHBaseCluster", startTimeoutMs);
+    // Done waiting for RegionServers once all of them checked in, not after 4.5 s regardless.
+    conf.setInt("hbase.master.wait.on.regionservers.maxtostart", regionServers);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;
     try {
