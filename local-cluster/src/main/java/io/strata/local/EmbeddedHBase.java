@@ -112,6 +112,10 @@ public final class EmbeddedHBase implements Closeable {
     // start even when every RegionServer has checked in; this cluster knows how many it starts
     // (upstream's mini cluster sets the same key).
     conf.setInt("hbase.master.wait.on.regionservers.maxtostart", config.regionServers());
+    // A RegionServer becomes assignable at its first report to the master and steps through its
+    // shutdown between reports, one every hbase.regionserver.msginterval (3 s); upstream's own
+    // test configuration reports every second, which this in-process cluster can afford too.
+    conf.setInt("hbase.regionserver.msginterval", 1_000);
     if (accessControl) {
       // Added to the coprocessors already loaded (Strata's validator and WAL durability guard),
       // not in their place.
