@@ -4,6 +4,8 @@ import io.strata.hbase.tiering.TieringKeys;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
@@ -106,6 +108,14 @@ public final class EmbeddedHBase implements Closeable {
     // start (meta, namespace, the RAM tier's first WAL blocks) took longer, and the whole run
     // failed with "Master not active after 30000ms". A slow start is not a failure here.
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 300_000);
+    // The master otherwise waits out hbase.master.wait.on.regionservers.timeout (4.5 s) at every
+    // start even when every RegionServer has checked in; this cluster knows how many it starts
+    // (upstream's mini cluster sets the same key).
+    conf.setInt("hbase.master.wait.on.regionservers.maxtostart", config.regionServers());
+    // A RegionServer becomes assignable at its first report to the master and steps through its
+    // shutdown between reports, one every hbase.regionserver.msginterval (3 s); upstream's own
+    // test configuration reports every second, which this in-process cluster can afford too.
+    conf.setInt("hbase.regionserver.msginterval", 1_000);
     if (accessControl) {
       // Added to the coprocessors already loaded (Strata's validator and WAL durability guard),
       // not in their place.
@@ -131,7 +141,7 @@ public final class EmbeddedHBase implements Closeable {
       // (shutdown() gives the reference back once the cluster is down).
       DefaultMetricsSystem.initialize(METRICS_SYSTEM);
       cluster = new LocalHBaseCluster(conf, 1, config.regionServers());
-      cluster.startup();
+      startup(cluster);
       Connection connection = ConnectionFactory.createConnection(conf);
       LOG.info("HBase up: root {}, ZooKeeper localhost:{}", conf.get(HConstants.HBASE_DIR), port);
       return new EmbeddedHBase(dfs, zk, cluster, conf, connection);
@@ -143,6 +153,75 @@ public final class EmbeddedHBase implements Closeable {
       shutdown(zk, cluster);
       throw e;
     }
+  }
+
+  /**
+   * {@link LocalHBaseCluster#startup()}, but giving up as soon as every master has aborted:
+   * upstream's start goes on waiting for a master that will never come up (e.g. one the WAL
+   * durability check refused) until {@code hbase.master.init.timeout.localHBaseCluster} ends,
+   * 200 s by default, and then reports only "Master not initialized".
+   */
+  private static void startup(LocalHBaseCluster cluster) throws IOException {
+    Thread starter = Thread.currentThread();
+    Object lock = new Object();
+    boolean[] starting = { true };
+    List<String> aborted = new ArrayList<>();
+    Thread watcher = new Thread(() -> {
+      while (true) {
+        synchronized (lock) {
+          if (!starting[0]) {
+            return;
+          }
+          List<String> names = abortedMasters(cluster);
+          if (!names.isEmpty()) {
+            aborted.addAll(names);
+            starter.interrupt();
+            return;
+          }
+        }
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "embedded-hbase-start-watch");
+    watcher.setDaemon(true);
+    watcher.start();
+    IOException failure = null;
+    try {
+      cluster.startup();
+    } catch (IOException e) {
+      failure = e;
+    } finally {
+      synchronized (lock) {
+        starting[0] = false;
+        if (!aborted.isEmpty()) {
+          // The interrupt was this method's own, not the caller's.
+          Thread.interrupted();
+        }
+      }
+      watcher.interrupt();
+    }
+    if (!aborted.isEmpty()) {
+      throw new IOException("HBase master " + aborted + " aborted while starting; its log says "
+        + "why (ABORTING master)", failure);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** The masters that have aborted, or none unless every master has. */
+  private static List<String> abortedMasters(LocalHBaseCluster cluster) {
+    List<String> names = new ArrayList<>();
+    for (JVMClusterUtil.MasterThread t : cluster.getMasters()) {
+      if (!t.getMaster().isAborted()) {
+        return List.of();
+      }
+      names.add(String.valueOf(t.getMaster().getServerName()));
+    }
+    return names;
   }
 
   /** The HDFS this HBase runs on. */

@@ -58,6 +58,8 @@ public class StandaloneTieringIT {
     conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 120_000);
     conf.setInt("hbase.master.init.timeout.localHBaseCluster", 120_000);
+    // Done waiting for RegionServers once the one checked in, not after 4.5 s regardless.
+    conf.setInt("hbase.master.wait.on.regionservers.maxtostart", 1);
     conf.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 5);
 
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);

@@ -65,6 +65,11 @@ final class MiniHBase implements Closeable {
     int startTimeoutMs = Integer.getInteger(START_TIMEOUT_S, 120) * 1000;
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", startTimeoutMs);
     conf.setInt("hbase.master.init.timeout.localHBaseCluster", startTimeoutMs);
+    // Done waiting for RegionServers once all of them checked in, not after 4.5 s regardless.
+    conf.setInt("hbase.master.wait.on.regionservers.maxtostart", regionServers);
+    // Assignable at its first report, and through its shutdown, a second apart instead of 3 s
+    // (upstream's test configuration).
+    conf.setInt("hbase.regionserver.msginterval", 1_000);
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     LocalHBaseCluster cluster = null;
     try {

@@ -459,6 +459,21 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     }
     try {
       supervisor.shutdownNow();
+      // Upstream's stopGracefully() waits for the satisfier thread (up to 3 s) while holding the
+      // satisfier's lock, and that thread, once interrupted, needs the same lock to end: every
+      // close took the full 3 s. Stop it and wait for the thread outside the lock first (as a
+      // stall restart does), with the same bound; stopGracefully() then finds it ended.
+      Thread t = satisfierThread;
+      if (sps.isRunning()) {
+        sps.stop(false);
+      }
+      if (t != null) {
+        try {
+          t.join(3_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       sps.stopGracefully();
     } finally {
       if (failureLog != null) {
