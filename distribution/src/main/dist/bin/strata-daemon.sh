@@ -54,7 +54,8 @@ strata_pid_gone() {
   kill -0 "$pid" 2>/dev/null || return 0
   strata_pid_is_daemon "$pid" "$2" && return 1
   [ -d /proc/self ] || return 0
-  cmdline=$(tr -d '\0' <"/proc/$pid/cmdline" 2>/dev/null) || return 0
+  # stderr first: a process gone since kill -0 makes the < redirection itself fail.
+  cmdline=$(tr -d '\0' 2>/dev/null <"/proc/$pid/cmdline") || return 0
   [ -n "$cmdline" ]
 }
 
