@@ -44,8 +44,39 @@ public class TarballContentsIT {
       assertEquals(name, "-rw-r--r--", modes.get(name));
     }
     for (String script : List.of("bin/daemon", "bin/satisfier", "bin/tier-mover",
-      "bin/strata-env.sh", "bin/strata-daemon.sh")) {
+      "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check")) {
       assertEquals(script, "-rwxr-xr-x", modes.get(script));
     }
+    for (String snippet : List.of("conf/snippets/hdfs-site.xml", "conf/snippets/hbase-site.xml")) {
+      assertEquals(snippet, "-rw-r--r--", modes.get(snippet));
+    }
+  }
+
+  /**
+   * The tarball's own bin/install-check, on its own lib/tools class path, merges Strata's keys
+   * into a secure cluster's files (the tools module's sample) and keeps the security coprocessors.
+   */
+  @Test
+  public void installCheckRunsFromTheTarball() throws Exception {
+    File tarball = new File(System.getProperty("strata.dist.tarball"));
+    File dir = Files.createTempDirectory(new File("target").toPath(), "install-check").toFile();
+    Process untar = new ProcessBuilder("tar", "-xzf", tarball.getPath(), "-C", dir.getPath())
+      .redirectErrorStream(true).start();
+    untar.getInputStream().readAllBytes();
+    assertTrue(untar.waitFor(300, TimeUnit.SECONDS));
+    File[] top = dir.listFiles(File::isDirectory);
+    assertEquals(1, top.length);
+    File live = new File("../tools/src/test/resources/secure-cluster");
+    File out = new File(dir, "merged");
+    Process p = new ProcessBuilder(new File(top[0], "bin/install-check").getPath(), "--conf-dir",
+      live.getPath(), "--out", out.getPath(), "--data-dir", "SSD=/data/ssd1/dn")
+      .redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+    assertEquals(output, 0, p.exitValue());
+    String hbase = Files.readString(new File(out, "hbase-site.xml").toPath());
+    assertTrue(hbase, hbase.contains("<value>org.apache.hadoop.hbase.security.access."
+      + "AccessController,io.strata.hbase.tiering.WalDurabilityGuard</value>"));
+    assertTrue(output, output.contains("every key merged"));
   }
 }
