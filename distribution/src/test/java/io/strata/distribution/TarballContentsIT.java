@@ -47,7 +47,8 @@ public class TarballContentsIT {
       "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check")) {
       assertEquals(script, "-rwxr-xr-x", modes.get(script));
     }
-    for (String snippet : List.of("conf/snippets/hdfs-site.xml", "conf/snippets/hbase-site.xml")) {
+    for (String snippet : List.of("conf/snippets/hdfs-site.xml", "conf/snippets/hbase-site.xml",
+      "conf/shellprofile.d/strata.sh")) {
       assertEquals(snippet, "-rw-r--r--", modes.get(snippet));
     }
   }
@@ -78,5 +79,26 @@ public class TarballContentsIT {
     assertTrue(hbase, hbase.contains("<value>org.apache.hadoop.hbase.security.access."
       + "AccessController,io.strata.hbase.tiering.WalDurabilityGuard</value>"));
     assertTrue(output, output.contains("every key merged"));
+  }
+
+  /**
+   * The shell profile adds the overlay before hadoop-hdfs for the NameNode, DataNode and secondary
+   * NameNode only: run with Hadoop's two shell API functions it calls recording their arguments
+   * (hadoop-functions.sh itself is not in this tree).
+   */
+  @Test
+  public void theShellProfileTouchesOnlyTheHdfsDaemons() throws Exception {
+    String script = "hadoop_add_profile() { echo \"profile $1\"; }\n"
+      + "hadoop_add_classpath() { echo \"cp $1 $2\"; }\n"
+      + ". src/main/dist/conf/shellprofile.d/strata.sh\n"
+      + "for c in namenode datanode secondarynamenode jar classpath dfs balancer; do\n"
+      + "  echo \"== $c\"; HADOOP_SUBCMD=$c STRATA_HOME=/s _strata_hadoop_classpath; done\n";
+    Process p = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(out, 0, p.exitValue());
+    String both = "cp /s/lib/hdfs-overlay/* before\ncp /s/lib/hdfs/* after\n";
+    assertEquals("profile strata\n== namenode\n" + both + "== datanode\n" + both
+      + "== secondarynamenode\n" + both + "== jar\n== classpath\n== dfs\n== balancer\n", out);
   }
 }
