@@ -1144,23 +1144,17 @@ public final class FaultCampaign {
     return b.length() == 0 ? "  nothing in its logs says why" : b.toString();
   }
 
-  /** The lines of the last {@code bytes} of a file; none when it does not exist. */
+  /** The whole lines of the last {@code bytes} of a file; none when it does not exist. */
   private static List<String> tail(File f, long bytes) throws IOException {
     if (!f.isFile()) {
       return List.of();
     }
-    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(f, "r")) {
-      long from = Math.max(0, raf.length() - bytes);
-      byte[] buf = new byte[(int) (raf.length() - from)];
-      raf.seek(from);
-      raf.readFully(buf);
-      List<String> lines = new ArrayList<>(List.of(new String(buf, StandardCharsets.UTF_8)
-        .split("\n")));
-      if (from > 0 && !lines.isEmpty()) {
-        lines.remove(0);
-      }
-      return lines;
+    long from = Math.max(0, f.length() - bytes);
+    List<String> lines = new ArrayList<>(TierFaults.logSince(f, from));
+    if (from > 0 && !lines.isEmpty()) {
+      lines.remove(0); // the first line read starts mid-line
     }
+    return lines;
   }
 
   /** The cluster's RegionServers, by daemon name. */
