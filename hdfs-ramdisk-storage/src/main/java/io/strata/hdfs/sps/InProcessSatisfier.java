@@ -360,21 +360,31 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
     return lines;
   }
 
+  /**
+   * Stops the satisfier's thread and waits, outside the satisfier's lock, up to {@code waitMs}
+   * for it to end; the thread if it is still alive then, else null.
+   */
+  private Thread stopThread(long waitMs) throws InterruptedException {
+    Thread t = satisfierThread;
+    sps.stop(false);
+    if (t == null) {
+      return null;
+    }
+    t.join(waitMs);
+    return t.isAlive() ? t : null;
+  }
+
   /** Stops the live satisfier thread, waits for it, and starts it again with the files held. */
   private synchronized void restartForStall() throws InterruptedException {
     if (closing) {
       return;
     }
-    Thread old = satisfierThread;
     stoppingForStall = true;
     try {
-      sps.stop(false);
+      Thread old = stopThread(10_000);
       if (old != null) {
-        old.join(10_000);
-        if (old.isAlive()) {
-          LOG.warn("The Storage Policy Satisfier thread {} has not stopped within 10 s; starting "
-            + "the next one anyway", old.getName());
-        }
+        LOG.warn("The Storage Policy Satisfier thread {} has not stopped within 10 s; starting "
+          + "the next one anyway", old.getName());
       }
     } finally {
       stoppingForStall = false;
@@ -463,13 +473,9 @@ public final class InProcessSatisfier implements Closeable, SatisfierHealth {
       // satisfier's lock, and that thread, once interrupted, needs the same lock to end: every
       // close took the full 3 s. Stop it and wait for the thread outside the lock first (as a
       // stall restart does), with the same bound; stopGracefully() then finds it ended.
-      Thread t = satisfierThread;
       if (sps.isRunning()) {
-        sps.stop(false);
-      }
-      if (t != null) {
         try {
-          t.join(3_000);
+          stopThread(3_000);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
