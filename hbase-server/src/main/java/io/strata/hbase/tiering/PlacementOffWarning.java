@@ -22,6 +22,14 @@ import org.slf4j.LoggerFactory;
 public class PlacementOffWarning implements RegionCoprocessor, RegionObserver {
   private static final Logger LOG = LoggerFactory.getLogger(PlacementOffWarning.class);
 
+  /**
+   * The site files, read once per RegionServer (at the first table that names an engine), not at
+   * each region's open: HBase makes one instance of a region coprocessor per region.
+   */
+  private static final class SiteFiles {
+    static final Configuration CONF = HBaseConfiguration.create();
+  }
+
   @Override
   public Optional<RegionObserver> getRegionObserver() {
     return Optional.of(this);
@@ -34,7 +42,7 @@ public class PlacementOffWarning implements RegionCoprocessor, RegionObserver {
     // configuration carries its table's values over the site's: when the table names an engine,
     // the site's is read from the site files the RegionServer loaded.
     Configuration site = region.getTableDescriptor().getValue(StoreEngines.KEY) == null
-      ? c.getEnvironment().getConfiguration() : HBaseConfiguration.create();
+      ? c.getEnvironment().getConfiguration() : SiteFiles.CONF;
     for (Store store : region.getStores()) {
       String why = StoreEngines.placementOffReason(site, region.getTableDescriptor(),
         store.getColumnFamilyDescriptor());
