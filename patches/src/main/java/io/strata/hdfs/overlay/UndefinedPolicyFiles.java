@@ -57,29 +57,43 @@ public final class UndefinedPolicyFiles {
     }
   }
 
+  /** What a scan finds: a directory where an undefined (or retiring) id is set, or a file. */
+  public interface Found {
+    void found(FileStatus status, byte id) throws IOException;
+  }
+
   /** Walks {@code root}, printing each directory and file whose policy id is undefined. */
   public void scan(Path root, PrintStream out) throws IOException {
+    scan(root, (st, id) -> out.printf("%-5s id %-2d %s%n", st.isDirectory() ? "dir" : "file", id,
+      Path.getPathWithoutSchemeAndAuthority(st.getPath())));
+  }
+
+  /**
+   * Walks {@code root}, handing each directory where an undefined (or retiring) id is set (its
+   * parent's differs) and each file that carries one (set on it or inherited) to {@code found}.
+   */
+  public void scan(Path root, Found found) throws IOException {
     FileStatus st = fs.getFileStatus(root);
     byte id = ((HdfsFileStatus) st).getStoragePolicy();
-    report(st, id, (byte) -1, out);
+    report(st, id, (byte) -1, found);
     if (st.isDirectory()) {
-      walk(st.getPath(), id, out);
+      walk(st.getPath(), id, found);
     }
   }
 
-  private void walk(Path dir, byte dirId, PrintStream out) throws IOException {
+  private void walk(Path dir, byte dirId, Found found) throws IOException {
     RemoteIterator<FileStatus> it = fs.listStatusIterator(dir);
     while (it.hasNext()) {
       FileStatus st = it.next();
       byte id = ((HdfsFileStatus) st).getStoragePolicy();
-      report(st, id, dirId, out);
+      report(st, id, dirId, found);
       if (st.isDirectory()) {
-        walk(st.getPath(), id, out);
+        walk(st.getPath(), id, found);
       }
     }
   }
 
-  private void report(FileStatus st, byte id, byte parentId, PrintStream out) {
+  private void report(FileStatus st, byte id, byte parentId, Found found) throws IOException {
     scanned++;
     if (defined.contains(id)) {
       return;
@@ -87,12 +101,17 @@ public final class UndefinedPolicyFiles {
     if (st.isDirectory()) {
       if (id != parentId) {
         dirs++;
-        out.printf("dir   id %-2d %s%n", id, Path.getPathWithoutSchemeAndAuthority(st.getPath()));
+        found.found(st, id);
       }
     } else {
       files++;
-      out.printf("file  id %-2d %s%n", id, Path.getPathWithoutSchemeAndAuthority(st.getPath()));
+      found.found(st, id);
     }
+  }
+
+  /** Entries (files and directories) looked at by the scans so far. */
+  public long scanned() {
+    return scanned;
   }
 
   /** Files found with an undefined id. */
