@@ -99,7 +99,7 @@ public class RollbackIT {
       daemon("datanode-" + i, args.toArray(new String[0]));
     }
     DistributedFileSystem fs = client();
-    waitForDataNodes(fs, DATANODES);
+    waitForDataNodes(fs, DATANODES, null);
     assertTrue("RAM_SSD is defined", policyNames(fs).contains("RAM_SSD"));
 
     Path wals = new Path("/hbase/WALs");
@@ -143,7 +143,7 @@ public class RollbackIT {
         "org.apache.hadoop.hdfs.server.datanode.DataNode", datanodeArgs(i).toArray(new String[0])));
     }
     fs = client();
-    waitForDataNodes(fs, DATANODES);
+    waitForDataNodes(fs, DATANODES, nn);
     waitUntil(120, "the stock NameNode out of safe mode", nn, safeModeOff(fs));
     assertFalse("the stock NameNode knows no RAM_SSD", policyNames(fs).contains("RAM_SSD"));
     assertEquals("ONE_SSD", fs.getStoragePolicy(wals).getName());
@@ -279,9 +279,13 @@ public class RollbackIT {
     return (DistributedFileSystem) FileSystem.get(conf);
   }
 
-  private void waitForDataNodes(DistributedFileSystem fs, int n) throws Exception {
+  private void waitForDataNodes(DistributedFileSystem fs, int n, Process nn) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
     while (true) {
+      if (nn != null && !nn.isAlive()) {
+        throw new AssertionError("the stock NameNode exited (status " + nn.exitValue()
+          + ") while starting; its log: " + tail("logs/stock-namenode.log"));
+      }
       try {
         if (fs.getDataNodeStats(DatanodeReportType.LIVE).length == n) {
           return;
@@ -394,9 +398,13 @@ public class RollbackIT {
     }
   }
 
+  /** From the log's first ERROR line when it has one, else its end. */
   private String tail(String file) throws IOException {
     String s = Files.readString(new File(work, file).toPath(), StandardCharsets.UTF_8);
-    return s.substring(Math.max(0, s.length() - 3000));
+    int error = s.indexOf(" ERROR ");
+    int from = error >= 0 ? Math.max(0, s.lastIndexOf('\n', error) + 1)
+      : Math.max(0, s.length() - 3000);
+    return s.substring(from, Math.min(s.length(), from + 3000));
   }
 
   private static List<String> policyNames(DistributedFileSystem fs) throws IOException {

@@ -44,7 +44,7 @@ public class TarballContentsIT {
       assertEquals(name, "-rw-r--r--", modes.get(name));
     }
     for (String script : List.of("bin/daemon", "bin/satisfier", "bin/tier-mover",
-      "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check")) {
+      "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check", "bin/rollback-policies")) {
       assertEquals(script, "-rwxr-xr-x", modes.get(script));
     }
     for (String snippet : List.of("conf/snippets/hdfs-site.xml", "conf/snippets/hbase-site.xml",
