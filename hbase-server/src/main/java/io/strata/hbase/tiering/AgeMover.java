@@ -10,9 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.BlockStoragePolicySpi;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hbase.ChoreService;
 import org.apache.hadoop.hbase.ScheduledChore;
 import org.apache.hadoop.hbase.Stoppable;
@@ -22,28 +24,37 @@ import org.slf4j.LoggerFactory;
 /**
  * A RegionServer's age chore: re-places the store files whose newest cell became older than
  * their family's {@link TieringKeys#AGE_THRESHOLD}, so that data drifts down the tiers without
- * waiting for a compaction to rewrite it. One {@link ScheduledChore} per RegionServer JVM, on a
- * chore service of its own (HBase gives a store engine no handle on the RegionServer's): started
- * by the first store that has the rule, it lives as long as the JVM, as the
- * {@link PlacementQueue} does; a pass that throws is logged by the chore service and the next one
- * runs, and stores that closed leave it at its next pass. Every {@link TieringKeys#AGE_INTERVAL_MS} it asks each registered store (a primary replica
- * whose placement is on) for its aged files, pins the aged policy on each and asks the Storage
- * Policy Satisfier to move its blocks, at most {@link TieringKeys#AGE_BYTES_PER_SECOND}.
+ * waiting for a compaction to rewrite it. Every {@link TieringKeys#AGE_INTERVAL_MS} it asks each
+ * registered store (a primary replica whose placement is on) for its aged files, pins the aged
+ * policy on each and asks the Storage Policy Satisfier to move its blocks, handing it at most
+ * {@link TieringKeys#AGE_BYTES_PER_SECOND}.
+ *
+ * <p>It runs in the RegionServer, not in the tier mover: aging is no namespace event the tier
+ * mover could follow (nothing is renamed, time passes), and a file's age is in its HFile
+ * metadata, which the RegionServer holds in memory for every open store file and the tier mover
+ * (an HDFS-side service) cannot read.
+ *
+ * <p>One {@link ScheduledChore} per RegionServer JVM, on a chore service of its own (HBase gives
+ * a store engine no handle on the RegionServer's): started by the first store that has the rule,
+ * it lives as long as the JVM, as the {@link PlacementQueue} does; a pass that throws is logged
+ * by the chore service and the next one runs; stores that closed leave it at its next pass.
  *
  * <p>A move is a policy change plus a request to the satisfier, which copies each replica before
  * it removes the old one: no data is at risk. A call that fails leaves the file pending: it is
  * logged (once per file, with the file and the error) and tried again at the next pass. A file
- * gone meanwhile (compacted away) is dropped. Whether a file was re-placed is kept in memory: a
- * RegionServer that restarts asks the NameNode for the policy of each aged file once and skips
- * those that have it (a stop between the pin and the satisfier call leaves that file's blocks to
- * {@code strata mover}).
+ * gone meanwhile (compacted away) is dropped. Which files were re-placed is kept in memory; a
+ * RegionServer that (re)opens a store asks the NameNode once per aged file: one that has the
+ * aged policy with every replica on its storage types is done, one that has the policy but not
+ * the replicas (its RegionServer stopped between the pin and the satisfier call) is handed to the
+ * satisfier again.
  *
  * <p>Progress: {@link TieringMetrics} ({@code aged.<POLICY>.files|bytes} re-placed,
  * {@code aged.pending.files|bytes} waiting after the last pass, {@code aged.failures}), and one
- * INFO line per pass that did something.
+ * INFO line per pass that re-placed or failed something.
  *
- * <p>Thread-safety: stores register from their open threads; the pass runs on the chore
- * service's thread; the registry is guarded by the class's lock, a pass by its instance's.
+ * <p>Thread-safety: stores register from their open threads into a concurrent set, never waiting
+ * for a pass; a pass runs on the chore service's thread under the instance's lock; the JVM's
+ * instance is guarded by the class's lock.
  */
 final class AgeMover extends ScheduledChore {
   private static final Logger LOG = LoggerFactory.getLogger(AgeMover.class);
@@ -101,14 +112,16 @@ final class AgeMover extends ScheduledChore {
 
   private final long intervalMs;
   private final long bytesPerSecond;
-  private final Set<AgingStore> stores = new HashSet<>();
+  /** Concurrent: a store's open adds itself without waiting for a pass's NameNode calls. */
+  private final Set<AgingStore> stores = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** Bytes the next passes may still hand to the satisfier; negative after a large file. */
   private long allowance;
   private long lastPassMs;
   /** Files whose failure was logged, so that a retried failure is not logged every pass. */
   private final Set<Path> failedOnce = new HashSet<>();
 
-  private AgeMover(long intervalMs, long bytesPerSecond) {
+  /** A chore not scheduled anywhere: {@link #chore} is run by hand (unit tests). */
+  AgeMover(long intervalMs, long bytesPerSecond) {
     super(NAME, FOREVER, (int) Math.min(Integer.MAX_VALUE, intervalMs));
     this.intervalMs = intervalMs;
     this.bytesPerSecond = bytesPerSecond;
@@ -147,14 +160,21 @@ final class AgeMover extends ScheduledChore {
       }
       mover = instance;
     }
-    synchronized (mover) {
-      mover.stores.add(store);
-    }
+    mover.add(store);
+  }
+
+  /** Adds a store to this chore (the JVM's chore: {@link #register}). */
+  void add(AgingStore store) {
+    stores.add(store);
   }
 
   @Override
-  protected synchronized void chore() {
-    long now = System.currentTimeMillis();
+  protected void chore() {
+    pass(System.currentTimeMillis());
+  }
+
+  /** One pass at {@code now}; returns the files still pending after it. */
+  synchronized long pass(long now) {
     allowance = Math.min(share(), allowance
       + (long) Math.min((double) Long.MAX_VALUE / 2, (double) bytesPerSecond * (now - lastPassMs)
         / 1000.0));
@@ -167,19 +187,17 @@ final class AgeMover extends ScheduledChore {
       }
     }
     int moved = 0;
-    int already = 0;
     int failed = 0;
     long movedBytes = 0;
     Map<String, Integer> byStore = new HashMap<>();
     Set<Path> current = new HashSet<>();
+    long pendingFiles = 0;
+    long pendingBytes = 0;
     for (Object[] w : work) {
       AgingStore s = (AgingStore) w[0];
       Aged a = (Aged) w[1];
       current.add(a.path);
-      if (allowance <= 0) {
-        continue; // pending until a later pass
-      }
-      Outcome o = replace(s, a);
+      Outcome o = allowance > 0 ? replace(s, a) : Outcome.WAITING;
       if (o == Outcome.MOVED) {
         moved++;
         movedBytes += a.bytes;
@@ -187,19 +205,15 @@ final class AgeMover extends ScheduledChore {
         byStore.merge(s.name(), 1, Integer::sum);
         s.done(a.path);
       } else if (o == Outcome.ALREADY || o == Outcome.GONE) {
-        already++;
         s.done(a.path);
       } else {
-        failed++;
+        // FAILED, or WAITING for the rate's next share: offered again at the next pass
+        failed += o == Outcome.FAILED ? 1 : 0;
+        pendingFiles++;
+        pendingBytes += a.bytes;
       }
     }
     failedOnce.retainAll(current);
-    long pendingFiles = work.size() - moved - already;
-    long pendingBytes = 0;
-    for (Object[] w : work) {
-      pendingBytes += ((Aged) w[1]).bytes;
-    }
-    pendingBytes = Math.max(0, pendingBytes - movedBytes);
     TieringMetrics.agedPending(pendingFiles, pendingBytes);
     if (moved > 0 || failed > 0) {
       LOG.info("Age chore: re-placed {} aged store files ({} bytes) and asked the Storage Policy "
@@ -207,10 +221,11 @@ final class AgeMover extends ScheduledChore {
         + "a failure (tried again in {} ms)", moved, movedBytes, byStore, pendingFiles,
         pendingBytes, failed, intervalMs);
     }
+    return pendingFiles;
   }
 
   private enum Outcome {
-    MOVED, ALREADY, GONE, FAILED
+    MOVED, ALREADY, GONE, FAILED, WAITING
   }
 
   /** Pins the aged policy on the file and asks the satisfier to move its blocks. */
@@ -218,9 +233,12 @@ final class AgeMover extends ScheduledChore {
     try {
       BlockStoragePolicySpi current = a.fs.getStoragePolicy(a.path);
       if (current != null && a.policy.equals(current.getName().toUpperCase(Locale.ROOT))) {
-        return Outcome.ALREADY; // placed before this RegionServer (re)started
+        if (inPlace(a, current)) {
+          return Outcome.ALREADY; // placed before this store (re)opened
+        }
+      } else {
+        a.fs.setStoragePolicy(a.path, a.policy);
       }
-      a.fs.setStoragePolicy(a.path, a.policy);
     } catch (FileNotFoundException e) {
       return Outcome.GONE; // compacted away or archived meanwhile
     } catch (IOException | RuntimeException e) {
@@ -239,6 +257,19 @@ final class AgeMover extends ScheduledChore {
         + " (is dfs.storage.policy.satisfier.mode=external with an SPS running?)", e);
     }
     return moved(s, a);
+  }
+
+  /** Whether every replica of the file is on one of the policy's storage types. */
+  private static boolean inPlace(Aged a, BlockStoragePolicySpi policy) throws IOException {
+    Set<StorageType> types = new HashSet<>(java.util.Arrays.asList(policy.getStorageTypes()));
+    for (BlockLocation b : a.fs.getFileBlockLocations(a.path, 0, Long.MAX_VALUE)) {
+      for (StorageType t : b.getStorageTypes()) {
+        if (!types.contains(t)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private Outcome moved(AgingStore s, Aged a) {
@@ -265,11 +296,6 @@ final class AgeMover extends ScheduledChore {
     synchronized (AgeMover.class) {
       m = instance;
     }
-    if (m == null) {
-      return 0;
-    }
-    synchronized (m) {
-      return m.stores.size();
-    }
+    return m == null ? 0 : m.stores.size();
   }
 }

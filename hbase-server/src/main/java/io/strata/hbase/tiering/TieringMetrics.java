@@ -41,7 +41,7 @@ public final class TieringMetrics {
       (org.apache.hadoop.hbase.metrics.Gauge<Long>) AGED_PENDING_BYTES::get);
   }
 
-  /** The age chore's pending files and bytes after a pass (summed over this JVM's servers). */
+  /** The pending files and bytes of the JVM's age chore after its last pass. */
   static void agedPending(long files, long bytes) {
     AGED_PENDING_FILES.set(files);
     AGED_PENDING_BYTES.set(bytes);
@@ -49,6 +49,12 @@ public final class TieringMetrics {
 
   static void agedFailure() {
     REGISTRY.counter("aged.failures").increment();
+  }
+
+  /** Calls of the age chore that failed (each retried at its next pass). */
+  public static long agedFailures() {
+    return REGISTRY.get("aged.failures")
+      .map(m -> ((org.apache.hadoop.hbase.metrics.Counter) m).getCount()).orElse(0L);
   }
 
   /** Aged store files still to re-place after the age chore's last pass. */
