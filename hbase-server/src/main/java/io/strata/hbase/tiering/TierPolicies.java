@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockStoragePolicySpi;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine;
@@ -236,6 +237,12 @@ public final class TierPolicies {
       return;
     }
     String level = found[1] + " " + TieringKeys.AGE_THRESHOLD + " = " + found[0].trim();
+    if ("site".equals(found[1]) && table != null && systemTable(table.getTableName())) {
+      // hbase:meta and the master's local store hold old cells that every request may need.
+      ageRule = "off: " + table.getTableName() + " is a system table; " + level
+        + " applies to user tables (set it on the table or family to age it)";
+      return;
+    }
     Choice aged = choices.get(Kind.AGED);
     if (aged.upstream()) {
       if ("site".equals(found[1])) {
@@ -274,6 +281,11 @@ public final class TierPolicies {
     }
     ageThresholdMs = ms;
     ageRule = level;
+  }
+
+  /** HBase's own tables: the hbase namespace (meta, namespace, acl, ...) and the master's store. */
+  private static boolean systemTable(TableName name) {
+    return name.isSystemTable() || "master".equals(name.getNamespaceAsString());
   }
 
   /** Whether the family runs a date-tiered engine with upstream's window storage policies. */

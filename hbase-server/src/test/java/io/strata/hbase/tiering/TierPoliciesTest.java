@@ -282,4 +282,27 @@ public class TierPoliciesTest {
     assertTrue(problems.get(0), problems.get(0).contains(
       "hbase.hstore.compaction.date.tiered.cold.window.storage.policy = HOT"));
   }
+
+  @Test
+  public void siteAgeThresholdLeavesSystemTablesAlone() {
+    Configuration site = new Configuration(false);
+    site.set(TieringKeys.AGE_THRESHOLD, "30d");
+    ColumnFamilyDescriptor info = ColumnFamilyDescriptorBuilder.of("info");
+    for (String t : new String[] { "hbase:meta", "master:store" }) {
+      TierPolicies p = TierPolicies.resolve(site,
+        TableDescriptorBuilder.newBuilder(TableName.valueOf(t)).setColumnFamily(info).build(),
+        info);
+      assertEquals(t, TieringKeys.AGE_OFF, p.ageThresholdMs());
+      assertTrue(p.ageRule(), p.ageRule().contains("is a system table"));
+    }
+    ColumnFamilyDescriptor f = family().build();
+    assertEquals(30L * 86_400_000L, TierPolicies.resolve(site, table().setColumnFamily(f).build(),
+      f).ageThresholdMs());
+    // set on the system table itself, it applies
+    ColumnFamilyDescriptor own = ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("info"))
+      .setConfiguration(TieringKeys.AGE_THRESHOLD, "300d").build();
+    assertEquals(300L * 86_400_000L, TierPolicies.resolve(site, TableDescriptorBuilder
+      .newBuilder(TableName.valueOf("hbase:meta")).setColumnFamily(own).build(), own)
+      .ageThresholdMs());
+  }
 }
