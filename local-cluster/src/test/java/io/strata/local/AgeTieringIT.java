@@ -9,10 +9,14 @@ import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementReport;
 import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hbase.tiering.MigrateTool;
 import io.strata.hbase.tiering.TieredStoreEngine;
 import io.strata.hbase.tiering.TieringKeys;
 import io.strata.hbase.tiering.TieringMetrics;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -35,7 +39,8 @@ import org.junit.Test;
  * current cells. Both are flushed onto ALL_SSD; the RegionServer's age chore re-places the old
  * one on the aged policy (COLD: every replica on ARCHIVE) through the satisfier, without a
  * compaction, while the new one stays on SSD. The placement report gives each file's age and the
- * rule behind its policy, and the metrics count the re-placed file. The validator refuses an age
+ * rule behind its policy, the metrics count the re-placed file, and {@code strata migrate} leaves
+ * the aged file on its aged policy. The validator refuses an age
  * threshold on a family whose STORAGE_POLICY pins its files, naming both.
  */
 public class AgeTieringIT {
@@ -148,6 +153,15 @@ public class AgeTieringIT {
       }
     }
     assertEquals(2, seen);
+
+    // strata migrate re-pins by the same rules: the aged file is not taken back to ALL_SSD.
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    int code = MigrateTool.run(new String[] { "--table", "aging", "--timeout", "60" },
+      CLUSTER.hbase().configuration(), new PrintStream(console, true, StandardCharsets.UTF_8));
+    String out = console.toString(StandardCharsets.UTF_8);
+    assertEquals(out, 0, code);
+    assertTrue(out, out.contains("aging: 0 files to move, 2 already in place"));
+    assertEquals("COLD", policy(old));
   }
 
   @Test(timeout = 120_000)
