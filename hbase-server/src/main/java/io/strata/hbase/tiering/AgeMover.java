@@ -149,8 +149,8 @@ final class AgeMover extends ScheduledChore {
           service = new ChoreService("strata-age");
         }
         if (!service.scheduleChore(m)) {
-          LOG.warn("Could not schedule the age chore; store {} and the others are not re-placed "
-            + "by age until the RegionServer restarts", store.name());
+          LOG.warn("Could not schedule the age chore for store {}; its files are not re-placed "
+            + "by age until the next store with an age rule opens and tries again", store.name());
           return;
         }
         instance = m;
