@@ -225,5 +225,23 @@ public class StoreEnginesIT {
     assertEquals(List.of(allSsd), placement(table, "tdt", FileKind.COMPACTED));
     assertEquals(List.of("ONE_SSD " + EnumSet.of(StorageType.SSD, StorageType.DISK)),
       placement(table, "tdtw", FileKind.COMPACTED));
+    // The report names the rule behind each: the window for the family with window policies.
+    List<PlacedFile> windowed = files(table, "tdtw", FileKind.COMPACTED);
+    assertEquals("ONE_SSD", windowed.get(0).rule().policy());
+    assertTrue(windowed.get(0).rule().rule(),
+      windowed.get(0).rule().rule().startsWith("date-tiered window hot"));
+    assertTrue(windowed.get(0).ageMs() != null && windowed.get(0).ageMs() < 600_000);
+    String sized = files(table, "tdt", FileKind.COMPACTED).get(0).rule().rule();
+    assertTrue(sized, sized.startsWith("Strata default; file size < "));
+    // strata migrate keeps the window's policy rather than Strata's compaction policy.
+    java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+    int code = io.strata.hbase.tiering.MigrateTool.run(new String[] { "--table", "engines",
+      "--family", "tdtw", "--no-wait" }, CLUSTER.hbase().configuration(),
+      new java.io.PrintStream(console, true, java.nio.charset.StandardCharsets.UTF_8));
+    String out = console.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(out, 0, code);
+    assertTrue(out, !out.contains("queued compacted"));
+    assertEquals(List.of("ONE_SSD " + EnumSet.of(StorageType.SSD, StorageType.DISK)),
+      placement(table, "tdtw", FileKind.COMPACTED));
   }
 }

@@ -123,6 +123,8 @@ public final class PlacementReport {
         k.put("rule", c.getValue().rule());
       }
       f.put("compaction_threshold_bytes", e.getValue().compactionThreshold());
+      f.put("age_threshold_ms", e.getValue().ageThresholdMs());
+      f.put("age_rule", e.getValue().ageRule());
     }
     if (withFiles) {
       ArrayNode filesNode = doc.putArray("files");
@@ -133,6 +135,9 @@ public final class PlacementReport {
         f.put("bytes", file.bytes());
         ObjectNode replicas = f.putObject("replicas");
         file.replicas().forEach((type, n) -> replicas.put(type.name(), n));
+        if (file.ageMs() != null) {
+          f.put("age_ms", file.ageMs());
+        }
         if (file.rule() != null) {
           f.put("policy", file.rule().policy());
           f.put("rule", file.rule().rule());

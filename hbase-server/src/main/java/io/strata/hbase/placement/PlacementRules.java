@@ -49,8 +49,34 @@ final class PlacementRules {
 
   /**
    * The rule for a file of {@code kind} at {@code relative} (path below the root), {@code bytes}
-   * long; null for kinds no rule places (other files).
+   * long; null for kinds no rule places (other files). For a store file, {@code ageMs} and
+   * {@code oldestAgeMs} are the ages of its newest and oldest cells (null when unknown): a file
+   * the family's age rule covers is reported with it ({@link TierPolicies#aged}), a date-tiered
+   * compaction output with upstream's window policy (the window's age taken as its oldest
+   * cell's).
    */
+  PolicyRule ruleFor(FileKind kind, String relative, long bytes, Long ageMs, Long oldestAgeMs)
+    throws IOException {
+    PolicyRule r = ruleFor(kind, relative, bytes);
+    if (r == null || ageMs == null || kind == FileKind.ARCHIVED || kind == FileKind.WAL
+      || kind == FileKind.OLDWAL) {
+      return r;
+    }
+    String[] parts = relative.split("/");
+    TierPolicies p = family(parts[1], parts[2], parts[4]);
+    TierPolicies.Choice aged = p.aged(ageMs);
+    if (aged != null) {
+      return of(aged);
+    }
+    if (kind == FileKind.COMPACTED && oldestAgeMs != null) {
+      TierPolicies.Choice window = p.dateTieredWindow(oldestAgeMs);
+      if (window != null) {
+        return of(window);
+      }
+    }
+    return r;
+  }
+
   PolicyRule ruleFor(FileKind kind, String relative, long bytes) throws IOException {
     String[] parts = relative.split("/");
     switch (kind) {

@@ -12,6 +12,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.TimeRangeTracker;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
@@ -95,6 +97,7 @@ public final class PlacementScanner {
     PlacementRules rules) throws IOException {
     String relative = HBaseRootLayout.relativize(new Path(rootPath), new Path(fullPath));
     FileKind kind;
+    long[] times = null; // a store file's oldest and newest cell timestamps, if recorded
     switch (HBaseRootLayout.locate(relative)) {
       case WAL:
         kind = FileKind.WAL;
@@ -106,7 +109,8 @@ public final class PlacementScanner {
         kind = FileKind.ARCHIVED;
         break;
       case STORE_FILE:
-        kind = storeFileKind(fullPath);
+        times = new long[] { Long.MIN_VALUE, Long.MIN_VALUE };
+        kind = storeFileKind(fullPath, times);
         if (kind == null) {
           return null;
         }
@@ -135,7 +139,15 @@ public final class PlacementScanner {
         }
       }
     }
-    return new PlacedFile(fullPath, kind, bytes, replicas, rules.ruleFor(kind, relative, bytes));
+    Long ageMs = null;
+    Long oldestAgeMs = null;
+    if (times != null && times[1] != Long.MIN_VALUE) {
+      long now = System.currentTimeMillis();
+      ageMs = now - times[1];
+      oldestAgeMs = now - times[0];
+    }
+    return new PlacedFile(fullPath, kind, bytes, replicas,
+      rules.ruleFor(kind, relative, bytes, ageMs, oldestAgeMs), ageMs);
   }
 
   /**
@@ -150,10 +162,25 @@ public final class PlacementScanner {
     }
   }
 
-  /** Flushed or compacted by the file's own metadata; null if the file vanished meanwhile. */
-  private FileKind storeFileKind(String fullPath) throws IOException {
+  /**
+   * Flushed or compacted by the file's own metadata; null if the file vanished meanwhile.
+   * {@code times} receives the oldest and newest cell timestamps of its {@code TIMERANGE}, when
+   * it has one.
+   */
+  private FileKind storeFileKind(String fullPath, long[] times) throws IOException {
     Path path = dfs.makeQualified(new Path(fullPath));
     try (HFile.Reader reader = HFile.createReader(dfs, path, CacheConfig.DISABLED, true, conf)) {
+      byte[] range = reader.getHFileInfo().get(HStoreFile.TIMERANGE_KEY);
+      if (range != null) {
+        try {
+          TimeRangeTracker t = TimeRangeTracker.parseFrom(range);
+          times[0] = t.getMin();
+          times[1] = t.getMax();
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("Store file {} has an unreadable TIMERANGE ({}); its age is not reported",
+            fullPath, e.toString());
+        }
+      }
       return StoreFileOrigin.of(reader.getHFileInfo()).kind();
     } catch (FileNotFoundException e) {
       LOG.debug("Store file {} was moved while the placement report ran; skipped", fullPath);

@@ -36,7 +36,9 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * an {@code alter} changed it (new files follow the new policy on their own). Flushed files go
  * to the flush policy, compacted files to the small or large compaction policy by their length,
  * archived files to the archive policy, each policy chosen as the store engine chooses it
- * ({@link TierPolicies}; where upstream's per-family policy wins, that policy). Only the table's
+ * ({@link TierPolicies}; where upstream's per-family policy wins, that policy); a store file the
+ * family's age rule covers to the aged policy, a date-tiered compaction output with upstream's
+ * window policies to its window's policy. Only the table's
  * own directories are listed; each file that is not where its policy wants it is moved by the
  * Storage Policy Satisfier.
  */
@@ -150,6 +152,18 @@ public final class MigrateTool {
   }
 
   private static String target(PlacedFile f, TierPolicies p) {
+    if (f.ageMs() != null && (f.kind() == FileKind.FLUSHED || f.kind() == FileKind.COMPACTED
+      || f.kind() == FileKind.BULKLOADED)) {
+      // The age chore's rule: an aged file is not taken back to its kind's policy.
+      TierPolicies.Choice aged = p.aged(f.ageMs());
+      if (aged != null) {
+        return aged.policy();
+      }
+    }
+    if (f.kind() == FileKind.COMPACTED && f.rule() != null
+      && f.rule().rule().startsWith("date-tiered window")) {
+      return f.rule().policy(); // upstream's window policy, as its compaction chose it
+    }
     switch (f.kind()) {
       case FLUSHED:
         return p.flush();

@@ -72,7 +72,7 @@ import org.slf4j.LoggerFactory;
  * again (one try at a time, a lock nobody waits for); files waiting for a pin are kept in a
  * concurrent map (before commit) or in the thread-safe {@link PlacementQueue}.
  */
-final class StorePlacement {
+final class StorePlacement implements AgeMover.AgingStore {
   // Logged under the engine's name, which operators and log settings already know.
   private static final Logger LOG = LoggerFactory.getLogger(TieredStoreEngine.class);
 
@@ -134,6 +134,8 @@ final class StorePlacement {
    * them to the placement queue.
    */
   private final Map<Path, String> unpinnedWriters = new ConcurrentHashMap<>();
+  /** Names of store files the age chore re-placed (or found placed): not offered again. */
+  private final Set<String> agedDone = ConcurrentHashMap.newKeySet();
 
   /** The engine that calls this: its store file manager, upstream's writers. */
   private final StoreEngine<?, ?, ?, ?> engine;
@@ -174,6 +176,10 @@ final class StorePlacement {
       // The validator refuses such a table; reaching here means a site file differs.
       LOG.warn("Store {}: {}; using the default {} bytes", storeName,
         policies.thresholdProblem(), TieringKeys.COMPACTION_THRESHOLD_DEFAULT);
+    }
+    for (String p : policies.ageProblems()) {
+      // The validator refuses such a table; reaching here means a site file differs.
+      LOG.warn("Store {}: {}; its files are not re-placed by age", storeName, p);
     }
     if (fs == null) {
       // A store without a file system (built for a test, or by a tool that never writes files):
@@ -334,7 +340,13 @@ final class StorePlacement {
    * NameNode answered). A store without such files costs the NameNode nothing here.
    */
   void initialized(boolean warmup) {
-    if (warmup || !checkOnOpen || mode.get() == Mode.OFF || !store.isPrimaryReplicaStore()) {
+    if (warmup || mode.get() == Mode.OFF || !store.isPrimaryReplicaStore()) {
+      return;
+    }
+    if (policies.ageThresholdMs() != TieringKeys.AGE_OFF) {
+      AgeMover.register(store.getReadOnlyConfiguration(), this);
+    }
+    if (!checkOnOpen) {
       return;
     }
     List<PlacementQueue.Expected> files = new ArrayList<>();
@@ -358,6 +370,61 @@ final class StorePlacement {
         store.getRegionFileSystem().getStoreDir(store.getColumnFamilyName()), storeName,
         tableName, files));
     }
+  }
+
+  @Override
+  public boolean gone() {
+    return closed.get() || store.getHRegion().isClosed();
+  }
+
+  @Override
+  public String name() {
+    return storeName;
+  }
+
+  /**
+   * The store files whose newest cell (the file's own {@code TIMERANGE}) is at least the age
+   * threshold old and that the chore has not re-placed yet; none while placement is not on (a
+   * NameNode that does not answer is asked again by the store first). References and links are
+   * the other region's files, placed by that region.
+   */
+  @Override
+  public List<AgeMover.Aged> aged(long nowMs) {
+    List<AgeMover.Aged> aged = new ArrayList<>();
+    if (mode.get() != Mode.ON || !pinnable(policies.choice(TierPolicies.Kind.AGED))) {
+      return aged;
+    }
+    Set<String> names = new java.util.HashSet<>();
+    for (HStoreFile sf : getStoreFileManager().getStoreFiles()) {
+      String name = sf.getPath().getName();
+      names.add(name);
+      if (agedDone.contains(name) || sf.getFileInfo().isReference()
+        || sf.getFileInfo().isLink()) {
+        continue;
+      }
+      java.util.OptionalLong newest;
+      try {
+        newest = sf.getMaximumTimestamp();
+      } catch (RuntimeException e) {
+        continue; // its reader was closed: compacted away meanwhile
+      }
+      if (!newest.isPresent()) {
+        continue; // no time range recorded: its age is unknown, so it does not age
+      }
+      long age = nowMs - newest.getAsLong();
+      TierPolicies.Choice c = policies.aged(age);
+      if (c != null) {
+        aged.add(new AgeMover.Aged(fs, sf.getPath(), c.policy(), sf.getFileInfo().getSize(),
+          age));
+      }
+    }
+    agedDone.retainAll(names);
+    return aged;
+  }
+
+  @Override
+  public void done(Path file) {
+    agedDone.add(file.getName());
   }
 
   /** The file info keys that tell how a store file was made. */

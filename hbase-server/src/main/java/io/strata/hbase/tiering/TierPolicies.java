@@ -13,9 +13,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockStoragePolicySpi;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionConfiguration;
 
 /**
  * The storage policy of each kind of file of one column family, and the rule that chose it. The
@@ -54,7 +57,13 @@ public final class TierPolicies {
     ARCHIVED("archived", TieringKeys.ARCHIVE_POLICY, TieringKeys.ARCHIVE_POLICY_DEFAULT, false),
     BULKLOADED("bulkloaded", TieringKeys.BULKLOAD_POLICY, TieringKeys.BULKLOAD_POLICY_DEFAULT,
       false),
-    OLDWAL("oldwal", TieringKeys.OLDWAL_POLICY, TieringKeys.OLDWAL_POLICY_DEFAULT, false);
+    OLDWAL("oldwal", TieringKeys.OLDWAL_POLICY, TieringKeys.OLDWAL_POLICY_DEFAULT, false),
+    /**
+     * Store files whose newest cell is older than {@link TieringKeys#AGE_THRESHOLD}. Upstream's
+     * per-family policy covers them as it covers flushed and compacted files: it places the
+     * family directory they are in.
+     */
+    AGED("aged", TieringKeys.AGE_POLICY, TieringKeys.AGE_POLICY_DEFAULT, true);
 
     private final String label;
     private final String key;
@@ -122,6 +131,19 @@ public final class TierPolicies {
   /** The problem with a bad threshold value (the default is used then), or null. */
   private final String thresholdProblem;
 
+  /** The age rule's threshold in ms, {@link TieringKeys#AGE_OFF} when it does not apply. */
+  private long ageThresholdMs = TieringKeys.AGE_OFF;
+  /** Where the age threshold came from, or why the rule is off. */
+  private String ageRule = "off (Strata default)";
+  /**
+   * Upstream's date-tiered window policies when the family runs a date-tiered engine with
+   * {@code ...storage.policy.enable}: {hot age ms, warm age ms}; null otherwise.
+   */
+  private long[] windowAges;
+  private String[] windowPolicies;
+  /** Contradictory or invalid age settings (the rule is off then); empty when none. */
+  private final List<String> ageProblems = new ArrayList<>();
+
   private TierPolicies(EnumMap<Kind, Choice> choices, long compactionThreshold,
     String thresholdRule, String thresholdProblem) {
     this.choices = choices;
@@ -168,7 +190,177 @@ public final class TierPolicies {
         threshold = bytes;
       }
     }
-    return new TierPolicies(choices, threshold, thresholdRule, problem);
+    TierPolicies resolved = new TierPolicies(choices, threshold, thresholdRule, problem);
+    resolved.resolveAge(conf, table, family);
+    return resolved;
+  }
+
+  /**
+   * The age rule: {@link TieringKeys#AGE_THRESHOLD} at its level, off where upstream's
+   * per-family policy wins over a site threshold (the precedence of every kind), refused where it
+   * contradicts the family's other settings: a threshold set on the family or table while the
+   * family's {@code STORAGE_POLICY} decides the aged policy (nothing of Strata's to age to), or,
+   * on a date-tiered family with upstream's window policies, a threshold shorter than the warm
+   * window's age (it would move data upstream keeps hot or warm) or an aged policy other than
+   * the cold window's.
+   */
+  private void resolveAge(Configuration conf, TableDescriptor table,
+    ColumnFamilyDescriptor family) {
+    if (dateTieredWindows(conf, table, family)) {
+      windowAges = new long[] {
+        longValue(conf, table, family,
+          CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, 86400000L),
+        longValue(conf, table, family,
+          CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, 604800000L) };
+      windowPolicies = new String[] {
+        normalize(value(conf, table, family,
+          CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "ALL_SSD")),
+        normalize(value(conf, table, family,
+          CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD")),
+        normalize(value(conf, table, family,
+          CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "HOT")) };
+    }
+    String[] found = strataValue(TieringKeys.AGE_THRESHOLD, conf, table, family);
+    if (found == null) {
+      return;
+    }
+    long ms;
+    try {
+      ms = TieringKeys.ageThresholdMs(found[0]);
+    } catch (IllegalArgumentException e) {
+      ageProblems.add(e.getMessage() + " (" + found[1] + ")");
+      ageRule = "off, " + found[1] + " value invalid";
+      return;
+    }
+    if (ms == TieringKeys.AGE_OFF) {
+      ageRule = "off (" + found[1] + " " + TieringKeys.AGE_THRESHOLD + ")";
+      return;
+    }
+    String level = found[1] + " " + TieringKeys.AGE_THRESHOLD + " = " + found[0].trim();
+    if ("site".equals(found[1]) && table != null && systemTable(table.getTableName())) {
+      // hbase:meta and the master's local store hold old cells that every request may need.
+      ageRule = "off: " + table.getTableName() + " is a system table; " + level
+        + " applies to user tables (set it on the table or family to age it)";
+      return;
+    }
+    Choice aged = choices.get(Kind.AGED);
+    if (aged.upstream()) {
+      if ("site".equals(found[1])) {
+        ageRule = "off: " + aged.rule() + " (" + aged.policy() + ") wins over " + level;
+        return;
+      }
+      ageProblems.add(level + " asks to move aged files, but " + aged.rule() + " = "
+        + aged.policy() + " places every file of the family and wins over "
+        + TieringKeys.AGE_POLICY + " from the site or Strata's default; set "
+        + TieringKeys.AGE_POLICY + " on the family or table too, or remove the threshold");
+      ageRule = "off, contradicts " + aged.rule();
+      return;
+    }
+    if (windowAges != null) {
+      long warm = windowAges[1];
+      String cold = windowPolicies[2];
+      int before = ageProblems.size();
+      if (ms < warm) {
+        ageProblems.add(level + " (" + ms + " ms) is shorter than the date-tiered warm window ("
+          + CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY + " = " + warm
+          + " ms, with " + CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY
+          + " = true): it would move data the hot and warm windows keep on their policies; set "
+          + "it to " + warm + " ms or more");
+      }
+      if (!cold.equals(aged.policy())) {
+        ageProblems.add(TieringKeys.AGE_POLICY + " = " + aged.policy() + " (" + aged.rule()
+          + ") differs from the date-tiered cold window's "
+          + CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY + " = " + cold
+          + ": aged files would move away from the policy their window gives them; make them "
+          + "equal");
+      }
+      if (ageProblems.size() > before) {
+        ageRule = "off, contradicts the date-tiered windows";
+        return;
+      }
+    }
+    ageThresholdMs = ms;
+    ageRule = level;
+  }
+
+  /** HBase's own tables: the hbase namespace (meta, namespace, acl, ...) and the master's store. */
+  private static boolean systemTable(TableName name) {
+    return name.isSystemTable() || "master".equals(name.getNamespaceAsString());
+  }
+
+  /** Whether the family runs a date-tiered engine with upstream's window storage policies. */
+  private static boolean dateTieredWindows(Configuration conf, TableDescriptor table,
+    ColumnFamilyDescriptor family) {
+    String engine = StoreEngines.engineOf(conf, table, family);
+    boolean dateTiered;
+    try {
+      dateTiered = DateTieredStoreEngine.class.isAssignableFrom(
+        Class.forName(engine, false, TierPolicies.class.getClassLoader()));
+    } catch (ClassNotFoundException | LinkageError e) {
+      dateTiered = false;
+    }
+    return dateTiered && Boolean.parseBoolean(value(conf, table, family,
+      CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "false"));
+  }
+
+  private static String value(Configuration conf, TableDescriptor table,
+    ColumnFamilyDescriptor family, String key, String dflt) {
+    String[] v = strataValue(key, conf, table, family);
+    return v == null ? dflt : v[0];
+  }
+
+  private static long longValue(Configuration conf, TableDescriptor table,
+    ColumnFamilyDescriptor family, String key, long dflt) {
+    try {
+      return Long.parseLong(value(conf, table, family, key, Long.toString(dflt)).trim());
+    } catch (NumberFormatException e) {
+      return dflt; // HBase's own parsing refuses it when the store opens
+    }
+  }
+
+  /**
+   * The age rule's threshold in milliseconds: store files whose newest cell is at least this old
+   * get the {@link Kind#AGED} policy; {@link TieringKeys#AGE_OFF} when the rule is off, invalid,
+   * contradictory or outranked by upstream's per-family policy.
+   */
+  public long ageThresholdMs() {
+    return ageThresholdMs;
+  }
+
+  /**
+   * Upstream's window policy for a date-tiered compaction output whose window started
+   * {@code windowAgeMs} ago, as upstream chooses it ({@code DateTieredCompactionPolicy}: hot
+   * within the hot age, warm within the warm age, else cold); null when the family has no window
+   * policies (a date-tiered engine with {@code ...storage.policy.enable}).
+   */
+  public Choice dateTieredWindow(long windowAgeMs) {
+    if (windowAges == null) {
+      return null;
+    }
+    int w = windowAgeMs <= windowAges[0] ? 0 : windowAgeMs <= windowAges[1] ? 1 : 2;
+    String[] names = { "hot", "warm", "cold" };
+    return new Choice(windowPolicies[w], "date-tiered window " + names[w] + " (window "
+      + windowAgeMs + " ms old; hbase.hstore.compaction.date.tiered." + names[w]
+      + ".window.storage.policy)", true);
+  }
+
+  /** Where the age threshold came from, or why the rule is off, as logged and reported. */
+  public String ageRule() {
+    return ageRule;
+  }
+
+  /**
+   * The policy for a store file whose newest cell is {@code ageMs} old, when the age rule applies
+   * to it, or null: the rule is off, or the file is younger (a negative age, a future timestamp
+   * or none recorded, never ages).
+   */
+  public Choice aged(long ageMs) {
+    if (ageThresholdMs == TieringKeys.AGE_OFF || ageMs < ageThresholdMs) {
+      return null;
+    }
+    Choice c = choices.get(Kind.AGED);
+    return new Choice(c.policy(), "age: newest cell " + ageMs + " ms old >= " + ageRule
+      + "; policy " + c.rule(), false);
   }
 
   private static Choice choose(Kind kind, Configuration conf, TableDescriptor table,
@@ -297,7 +489,13 @@ public final class TierPolicies {
     if (thresholdProblem != null) {
       problems.add(thresholdProblem);
     }
+    problems.addAll(ageProblems);
     return problems;
+  }
+
+  /** Problems of the age settings (the age rule is off then); empty when none. */
+  public List<String> ageProblems() {
+    return java.util.Collections.unmodifiableList(ageProblems);
   }
 
   /** The problem with the threshold's value (the default is used instead), or null. */
@@ -357,10 +555,10 @@ public final class TierPolicies {
   public String describe() {
     return String.format(Locale.ROOT,
       "flushed -> %s, compacted < %d bytes -> %s, compacted >= %d bytes -> %s, archived -> %s, "
-        + "bulkloaded -> %s (threshold: %s)",
+        + "bulkloaded -> %s (threshold: %s), aged -> %s (age: %s)",
       choices.get(Kind.FLUSHED), compactionThreshold, choices.get(Kind.COMPACTED_SMALL),
       compactionThreshold, choices.get(Kind.COMPACTED_LARGE), choices.get(Kind.ARCHIVED),
-      choices.get(Kind.BULKLOADED), thresholdRule);
+      choices.get(Kind.BULKLOADED), thresholdRule, choices.get(Kind.AGED), ageRule);
   }
 
   @Override

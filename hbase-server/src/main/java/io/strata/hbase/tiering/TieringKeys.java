@@ -85,6 +85,112 @@ public final class TieringKeys {
   public static final String BULKLOAD_POLICY_DEFAULT = "HOT";
 
   /**
+   * The age at which a store file's data moves to {@link #AGE_POLICY}: the age of the file's
+   * newest cell (now minus the newest timestamp in the file's own {@code TIMERANGE} metadata).
+   * A RegionServer's age chore ({@code AgeMover}) pins the policy on each store file that reached
+   * it and asks the Storage Policy Satisfier to move its blocks, without waiting for a compaction
+   * to rewrite it. Family, table or site; {@value #AGE_THRESHOLD_DEFAULT} (default) turns the
+   * rule off; otherwise a duration: a number of milliseconds or one with a unit, {@code ms},
+   * {@code s}, {@code m}, {@code h} or {@code d} (e.g. {@code 30d}). Read by
+   * {@link #ageThresholdMs}.
+   */
+  public static final String AGE_THRESHOLD = "strata.age.threshold";
+  public static final String AGE_THRESHOLD_DEFAULT = "off";
+  /** {@link #ageThresholdMs}'s value for a rule that is off. */
+  public static final long AGE_OFF = -1;
+
+  /**
+   * Policy of store files (flushed, compacted, bulk-loaded) whose newest cell is older than
+   * {@link #AGE_THRESHOLD}. Default {@value #AGE_POLICY_DEFAULT}, as archived files.
+   */
+  public static final String AGE_POLICY = "strata.age.storage.policy";
+  public static final String AGE_POLICY_DEFAULT = "COLD";
+
+  /**
+   * Milliseconds between two passes of a RegionServer's age chore over its stores (site-wide).
+   * Default {@value #AGE_INTERVAL_MS_DEFAULT}.
+   */
+  public static final String AGE_INTERVAL_MS = "strata.tiering.age.interval.ms";
+  public static final long AGE_INTERVAL_MS_DEFAULT = 60_000;
+
+  /**
+   * Bytes of aged store files per second a RegionServer hands to the Storage Policy Satisfier at
+   * most (site-wide), so that turning the rule on over years of data does not flood the disks
+   * and the satisfier. A file larger than what is left of a pass's share still goes, and the
+   * next passes wait for the excess. Default {@value #AGE_BYTES_PER_SECOND_DEFAULT} (64 MiB/s).
+   */
+  public static final String AGE_BYTES_PER_SECOND = "strata.tiering.age.bytes.per.second";
+  public static final long AGE_BYTES_PER_SECOND_DEFAULT = 64L << 20;
+
+  /**
+   * An {@link #AGE_THRESHOLD} value in milliseconds: {@link #AGE_OFF} for null, empty or
+   * {@code off}; else a positive duration (a number of milliseconds, or with a unit {@code ms},
+   * {@code s}, {@code m}, {@code h}, {@code d}).
+   *
+   * @throws IllegalArgumentException naming the key, the value and what is accepted
+   */
+  public static long ageThresholdMs(String value) {
+    if (value == null || value.trim().isEmpty()
+      || AGE_THRESHOLD_DEFAULT.equalsIgnoreCase(value.trim())) {
+      return AGE_OFF;
+    }
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    String number = v;
+    String[][] units = { { "ms", "1" }, { "s", "1000" }, { "m", "60000" }, { "h", "3600000" },
+      { "d", "86400000" } };
+    for (String[] u : units) {
+      if (v.endsWith(u[0])) {
+        number = v.substring(0, v.length() - u[0].length()).trim();
+        unit = Long.parseLong(u[1]);
+        break;
+      }
+    }
+    long n;
+    try {
+      n = Long.parseLong(number);
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n <= 0 || n > Long.MAX_VALUE / unit) {
+      throw new IllegalArgumentException(AGE_THRESHOLD + " = '" + value.trim() + "' is not "
+        + AGE_THRESHOLD_DEFAULT + " or a positive duration (milliseconds, or a number with ms, s, "
+        + "m, h or d, e.g. 30d)");
+    }
+    return n * unit;
+  }
+
+  /**
+   * {@link #AGE_INTERVAL_MS}; a value that is not a positive number is logged with the key and
+   * the default used: it is read where a RegionServer starts its chore, which must not stop it.
+   */
+  public static long ageIntervalMs(Configuration conf) {
+    return positiveLong(conf, AGE_INTERVAL_MS, AGE_INTERVAL_MS_DEFAULT);
+  }
+
+  /** {@link #AGE_BYTES_PER_SECOND}; a bad value is logged with the key and the default used. */
+  public static long ageBytesPerSecond(Configuration conf) {
+    return positiveLong(conf, AGE_BYTES_PER_SECOND, AGE_BYTES_PER_SECOND_DEFAULT);
+  }
+
+  private static long positiveLong(Configuration conf, String key, long dflt) {
+    String v = conf.getTrimmed(key);
+    if (v == null || v.isEmpty()) {
+      return dflt;
+    }
+    try {
+      long n = StringUtils.TraditionalBinaryPrefix.string2long(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    LOG.warn("{} = '{}' is not a positive number; using {}", key, v, dflt);
+    return dflt;
+  }
+
+  /**
    * Policy of rolled WALs in oldWALs/; their blocks are moved there after the rename.
    * Default {@value #OLDWAL_POLICY_DEFAULT}. (Live WALs use upstream's
    * {@code hbase.wal.storage.policy}.)
