@@ -168,6 +168,7 @@ public class EndpointCapsIT {
         rpc.getNumRdmaEndpointsPinned());
 
       // The peer answers: the teardown frees them, and eve gets an endpoint again.
+      long released = RdmaRpcMetrics.count("server.endpoints.released");
       assertEquals(PER_USER, t.withholdDisconnectReplies(false));
       long deadline = System.currentTimeMillis() + 30_000;
       while (rpc.getNumRdmaEndpointsPinned() > pinnedBefore - PER_USER) {
@@ -175,6 +176,7 @@ public class EndpointCapsIT {
           + rpc.getNumRdmaEndpointsPinned() + " pinned)", System.currentTimeMillis() < deadline);
         Thread.sleep(50);
       }
+      assertEquals(released + PER_USER, RdmaRpcMetrics.count("server.endpoints.released"));
       RdmaEndpoint again = offerAndConnect(t, conf, eve);
       assertTrue(again.isOpen());
       again.close();

@@ -227,17 +227,16 @@ final class LoopbackEndpoint implements RdmaEndpoint {
   void die(String why) {
     LoopbackEndpoint p = peer;
     closeWith(new IOException(why));
-    release();
     if (p != null) {
       p.closeWith(new IOException(why));
-      p.release();
     }
+    release(); // and the peer's
   }
 
   /**
-   * Tears this side down, once: its receive buffers are dropped, it leaves its transport and its
-   * receiver is told ({@link RdmaReceiver#onReleased}) after its {@code onClose}. The peer, if it
-   * still waits for this answer to its disconnect request, is torn down in turn.
+   * Tears this side down, once: it leaves its transport and its receiver is told
+   * ({@link RdmaReceiver#onReleased}) after its {@code onClose}. The peer, if it still waits for
+   * this answer to its disconnect request, is torn down in turn.
    */
   void release() {
     if (!released.compareAndSet(false, true)) {
@@ -254,11 +253,6 @@ final class LoopbackEndpoint implements RdmaEndpoint {
       p.closeWith(new IOException("Peer " + local + " is gone"));
       p.release();
     }
-  }
-
-  /** Whether this side is torn down: its resources freed, its receiver told. */
-  boolean isReleased() {
-    return released.get();
   }
 
   /** Closes this side for its receiver (once; false when it was closed already). */

@@ -433,7 +433,9 @@ public class HybridRpcServer extends NettyRpcServer {
   /** The endpoint's transport tore it down: its resources no longer count against the caps. */
   void released(HybridServerConnection connection) {
     connections.remove(connection);
-    pinned.remove(connection);
+    if (pinned.remove(connection)) {
+      RdmaRpcMetrics.counter("server.endpoints.released").increment();
+    }
   }
 
   int rdmaMaxMessageSize() {
