@@ -275,7 +275,12 @@ final class LoopbackEndpoint implements RdmaEndpoint {
   private void complete(CompletionPoller.Completion c) {
     mailbox.offer(c);
     if (transport.frozen()) {
-      return; // delivered by thaw()
+      // Delivered by thaw(), even once this side has left its transport (its close and its
+      // release wait too); a thaw that came meanwhile left it to this thread.
+      transport.heldUntilThaw(this);
+      if (transport.frozen()) {
+        return;
+      }
     }
     if (poller == null) {
       drain();
@@ -298,6 +303,12 @@ final class LoopbackEndpoint implements RdmaEndpoint {
         }
       } finally {
         delivering.set(false);
+      }
+    }
+    if (!mailbox.isEmpty() && transport.frozen()) {
+      transport.heldUntilThaw(this); // frozen while delivering: the rest waits for thaw()
+      if (!transport.frozen()) {
+        thaw();
       }
     }
   }

@@ -60,6 +60,8 @@ public final class LoopbackTransport implements RdmaTransport {
   private final boolean inline;
   private final String id = "loopback-" + NEXT_ID.incrementAndGet();
   private final Set<LoopbackEndpoint> endpoints = ConcurrentHashMap.newKeySet();
+  /** Endpoints with completions held by a freeze (see {@link #heldUntilThaw}). */
+  private final Set<LoopbackEndpoint> held = ConcurrentHashMap.newKeySet();
   private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
   private volatile CompletionPoller poller;
   private volatile boolean closed;
@@ -225,8 +227,20 @@ public final class LoopbackTransport implements RdmaTransport {
       for (LoopbackEndpoint e : t.endpoints) {
         e.thaw();
       }
+      for (LoopbackEndpoint e : t.held) {
+        t.held.remove(e);
+        e.thaw();
+      }
     }
     return true;
+  }
+
+  /**
+   * {@code endpoint} has completions held while this transport is frozen: thawing delivers them
+   * even when it has left {@code endpoints} meanwhile (closed and torn down while frozen).
+   */
+  void heldUntilThaw(LoopbackEndpoint endpoint) {
+    held.add(endpoint);
   }
 
   boolean frozen() {

@@ -380,6 +380,31 @@ public class LoopbackTransportTest {
     assertEquals(before, LoopbackTransport.openEndpoints());
   }
 
+  /**
+   * A frozen transport's endpoint closed and torn down by its peer meanwhile (it has left its
+   * transport) still hears onClose and onReleased, in that order, once the transport thaws: what
+   * counts endpoints until their release never keeps one for ever.
+   */
+  @Test
+  public void closeAndReleaseHeldByAFreezeAreDeliveredOnThaw() throws Exception {
+    Recorder atServer = new Recorder();
+    RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> atServer);
+    RdmaEndpoint c = client.connect(l.localAddress(), ByteBuffer.allocate(0), new Recorder(),
+      1000);
+    int port = l.localAddress().getPort();
+    assertTrue(LoopbackTransport.freeze(port, true));
+    try {
+      c.close();
+      assertFalse("nothing delivered while frozen", atServer.closed.await(200,
+        TimeUnit.MILLISECONDS));
+    } finally {
+      LoopbackTransport.freeze(port, false);
+    }
+    assertTrue(atServer.closed.await(5, TimeUnit.SECONDS));
+    assertTrue(atServer.released.await(5, TimeUnit.SECONDS));
+    assertTrue(atServer.closedBeforeRelease);
+  }
+
   /** Inline delivery: concurrent senders, each sender's messages in its order, one at a time. */
   @Test
   public void inlineDeliveryIsSerialAndOrderedPerSender() throws Exception {
