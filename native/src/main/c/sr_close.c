@@ -45,7 +45,8 @@ void ep_mark_closed(sr_ep *ep, int code, const char *cause) {
 }
 
 /* Destroys QP, registrations, protection domain and cm_id, gives the endpoint's completion-queue
- * entries back (the shared CQ shrinks when they leave it mostly empty) and tells the user
+ * entries back (the progress loop shrinks the shared CQ when they leave it mostly unreserved)
+ * and tells the user
  * (on_released, once, after on_close); progress thread (or a stopped context). The buffers
  * themselves live until the last reference goes (ep_free_memory). */
 void ep_teardown(sr_ep *ep) {

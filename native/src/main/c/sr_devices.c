@@ -179,11 +179,23 @@ void dev_unreserve_cq(sr_ctx *ctx, sr_dev *d, int less) {
   d->cq_used -= less;
   if (d->cq_used < 0) d->cq_used = 0;
   int want = cq_target_size(d->cq_size, d->cq_used, d->max_cqe);
-  /* A resize that fails (a provider that cannot shrink, or more completions waiting in the CQ
-   * than the smaller size holds: the verbs never drop one) leaves the CQ as it is, to be tried
-   * again at the next teardown. */
-  if (want > 0 && want < d->cq_size && ibv_resize_cq(d->cq, want) == 0) {
-    ctx->stats.cq_size -= (uint64_t)(d->cq_size - want);
-    d->cq_size = want;
+  if (want > 0 && want < d->cq_size) ctx->cq_shrink = 1;
+}
+
+/* Not in the teardown itself: the torn-down queue pair's flushed completions may still sit in
+ * the CQ, and with them a smaller CQ could fill up with the live endpoints' completions. Here
+ * every CQ was found empty by the caller's poll just before, so whatever enters the resized CQ
+ * comes from work requests whose entries are reserved. A resize that fails (a provider that
+ * cannot shrink, or completions that arrived meanwhile outnumbering the smaller size: the verbs
+ * refuse rather than drop one) leaves the CQ as it is, to be tried again after the next
+ * teardown. */
+void shrink_cqs(sr_ctx *ctx) {
+  ctx->cq_shrink = 0;
+  for (sr_dev *d = ctx->devs; d; d = d->next) {
+    int want = cq_target_size(d->cq_size, d->cq_used, d->max_cqe);
+    if (want > 0 && want < d->cq_size && ibv_resize_cq(d->cq, want) == 0) {
+      ctx->stats.cq_size -= (uint64_t)(d->cq_size - want);
+      d->cq_size = want;
+    }
   }
 }

@@ -185,6 +185,7 @@ struct sr_ctx {
   uint32_t *gens;
   uint32_t nslots;
   uint32_t queued_msgs; /* progress thread only: messages queued for credit since the last sweep */
+  int cq_shrink;        /* progress thread only: a teardown left a CQ mostly unreserved */
 
   atomic_int stop;
   atomic_int running;
@@ -210,8 +211,10 @@ int check_config(const sr_config *cfg); /* SR_EINVAL, naming the value out of ra
 /* The context's device for `verbs`, opened at first use; progress thread. */
 sr_dev *get_dev(sr_ctx *ctx, struct ibv_context *verbs);
 int dev_reserve_cq(sr_ctx *ctx, sr_dev *d, int more); /* room for `more` CQ entries, resizing the CQ */
-/* Gives back `less` entries; halves the CQ while a quarter or less of it is reserved. */
+/* Gives back `less` entries; when that leaves a quarter or less of the CQ reserved, asks the
+ * progress loop to shrink it (shrink_cqs, once a poll found the CQs empty). */
 void dev_unreserve_cq(sr_ctx *ctx, sr_dev *d, int less);
+void shrink_cqs(sr_ctx *ctx); /* halves CQs while a quarter or less is reserved; CQs empty */
 /* The CQ size for `used` reserved entries: `size` doubled until they fit (0 when that passes
  * `max`: refused), or halved while they fill a quarter or less, never below SR_CQ_MIN. Pure. */
 int cq_target_size(int size, int used, int max);

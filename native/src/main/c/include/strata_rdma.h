@@ -175,9 +175,10 @@ typedef struct sr_ctx_stats {
                                    resources (not a counter: back where it was once they are
                                    torn down) */
   uint64_t cq_size;             /* entries of the devices' completion queues now: grown by
-                                   doubling as endpoints need, halved while a quarter or less is
-                                   reserved, never below 1024 per device nor above the device's
-                                   max_cqe (an endpoint that would need more is refused) */
+                                   doubling as endpoints need, halved (once the CQs are found
+                                   empty) while a quarter or less is reserved, never below 1024
+                                   per device nor above the device's max_cqe (an endpoint that
+                                   would need more is refused) */
   uint64_t endpoints_closing;   /* endpoints closed (on_close delivered) whose teardown waits for
                                    the connection manager's DISCONNECTED event (not a counter) */
 } sr_ctx_stats;
