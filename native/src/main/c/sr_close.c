@@ -23,6 +23,10 @@ void ep_mark_closed(sr_ep *ep, int code, const char *cause) {
   int notify = !ep->close_notified && ep->user != NULL &&
                (ep->accepted || ep->established_notified);
   if (notify) ep->close_notified = 1;
+  if (!ep->closing_counted && ep->id != NULL) {
+    ep->closing_counted = 1; /* closed, its resources held until ep_teardown */
+    ctx->stats.endpoints_closing++;
+  }
   int local = ep->local_close;
   /* An accepted endpoint opens with the peer's first message, which can complete before the
    * connection manager's ESTABLISHED event; until that event the kernel does not send the
@@ -40,7 +44,10 @@ void ep_mark_closed(sr_ep *ep, int code, const char *cause) {
     ctx->cb.on_close(ep, ep->user, local ? 0 : (code ? code : SR_ECLOSED), local ? NULL : msg);
 }
 
-/* Destroys QP, registrations, protection domain and cm_id; progress thread (or a stopped context). The buffers
+/* Destroys QP, registrations, protection domain and cm_id, gives the endpoint's completion-queue
+ * entries back (the progress loop shrinks the shared CQ when they leave it mostly unreserved)
+ * and tells the user
+ * (on_released, once, after on_close); progress thread (or a stopped context). The buffers
  * themselves live until the last reference goes (ep_free_memory). */
 void ep_teardown(sr_ep *ep) {
   sr_ctx *ctx = ep->ctx;
@@ -58,9 +65,9 @@ void ep_teardown(sr_ep *ep) {
   pthread_mutex_unlock(&ep->lock);
   if (qp) rdma_destroy_qp(id);
   if (ep->cq_reserved && ep->dev) {
-    ep->dev->cq_used -= (int)(ep->R + ep->S + 2);
     ctx->stats.cq_entries -= ep->R + ep->S + 2;
     ep->cq_reserved = 0;
+    dev_unreserve_cq(ctx, ep->dev, (int)(ep->R + ep->S + 2));
   }
   if (ep->recv_mr) ibv_dereg_mr(ep->recv_mr);
   if (ep->send_mr) ibv_dereg_mr(ep->send_mr);
@@ -76,6 +83,17 @@ void ep_teardown(sr_ep *ep) {
   if (ep->next_all) ep->next_all->prev_all = ep->prev_all;
   ep->next_all = ep->prev_all = NULL;
   pthread_mutex_unlock(&ctx->lock);
+  if (ep->closing_counted) {
+    ep->closing_counted = 0;
+    ctx->stats.endpoints_closing--;
+  }
+
+  pthread_mutex_lock(&ep->lock);
+  int released = ep->close_notified && ep->user != NULL;
+  void *user = ep->user;
+  pthread_mutex_unlock(&ep->lock);
+  /* Still referenced (the runtime's reference goes below): the user may look at it. */
+  if (released && ctx->cb.on_released) ctx->cb.on_released(ep, user);
 
   pthread_mutex_lock(&ep->lock);
   ep->ctx = NULL;

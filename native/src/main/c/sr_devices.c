@@ -116,7 +116,9 @@ sr_dev *get_dev(sr_ctx *ctx, struct ibv_context *verbs) {
   d->ch = ibv_create_comp_channel(verbs);
   if (!d->ch) { set_err("ibv_create_comp_channel on %s: %s", name, strerror(errno)); goto fail; }
   fcntl(d->ch->fd, F_SETFL, fcntl(d->ch->fd, F_GETFL) | O_NONBLOCK);
-  d->cq_size = 1024;
+  struct ibv_device_attr da;
+  d->max_cqe = ibv_query_device(verbs, &da) == 0 && da.max_cqe > 0 ? da.max_cqe : 1 << 22;
+  d->cq_size = SR_CQ_MIN < d->max_cqe ? SR_CQ_MIN : d->max_cqe;
   d->cq = ibv_create_cq(verbs, d->cq_size, d, d->ch, 0);
   if (!d->cq) { set_err("ibv_create_cq(%d) on %s: %s", d->cq_size, name, strerror(errno)); goto fail; }
   struct epoll_event ev = {.events = EPOLLIN, .data.ptr = d};
@@ -126,6 +128,7 @@ sr_dev *get_dev(sr_ctx *ctx, struct ibv_context *verbs) {
   }
   d->next = ctx->devs;
   ctx->devs = d;
+  ctx->stats.cq_size += (uint64_t)d->cq_size;
   return d;
 fail:
   if (d->cq) ibv_destroy_cq(d->cq);
@@ -134,20 +137,65 @@ fail:
   return NULL;
 }
 
-/* Makes room in the shared CQ for `more` entries (resized, doubling). */
-int dev_reserve_cq(sr_dev *d, int more) {
-  if (d->cq_used + more <= d->cq_size) {
-    d->cq_used += more;
+int cq_target_size(int size, int used, int max) {
+  if (used > max) return 0;
+  long want = size < 1 ? 1 : size;
+  while (want < used) want *= 2;
+  if (want > max) want = max; /* used <= max: it fits */
+  while (want / 2 >= SR_CQ_MIN && used <= want / 4) want /= 2;
+  return (int)want;
+}
+
+/* Makes room in the shared CQ for `more` entries, doubling it as needed up to the device's
+ * max_cqe. Every work request of every endpoint has its entry reserved before its QP exists, so
+ * the CQ can never overflow (an overflow would lose completions and break the CQ): an endpoint
+ * that does not fit is refused instead. */
+int dev_reserve_cq(sr_ctx *ctx, sr_dev *d, int more) {
+  int used = d->cq_used + more;
+  if (used <= d->cq_size) {
+    d->cq_used = used;
     return SR_OK;
   }
-  int want = d->cq_size;
-  while (want < d->cq_used + more) want *= 2;
-  if (ibv_resize_cq(d->cq, want) != 0) {
-    set_err("ibv_resize_cq(%d) on %s: %s (too many endpoints for the device's CQ)", want,
-            ibv_get_device_name(d->verbs->device), strerror(errno));
+  int want = cq_target_size(d->cq_size, used, d->max_cqe);
+  if (want == 0) {
+    set_err("the completion queue of %s would need %d entries for one more endpoint, above the "
+            "device's max_cqe %d: endpoint refused (too many endpoints on this device; lower "
+            "strata.rdma.credits or the endpoint caps)", ibv_get_device_name(d->verbs->device),
+            used, d->max_cqe);
     return SR_ENOMEM;
   }
+  if (ibv_resize_cq(d->cq, want) != 0) {
+    set_err("ibv_resize_cq(%d) on %s: %s (too many endpoints for the device's CQ): endpoint "
+            "refused", want, ibv_get_device_name(d->verbs->device), strerror(errno));
+    return SR_ENOMEM;
+  }
+  ctx->stats.cq_size += (uint64_t)(want - d->cq_size);
   d->cq_size = want;
-  d->cq_used += more;
+  d->cq_used = used;
   return SR_OK;
+}
+
+void dev_unreserve_cq(sr_ctx *ctx, sr_dev *d, int less) {
+  d->cq_used -= less;
+  if (d->cq_used < 0) d->cq_used = 0;
+  int want = cq_target_size(d->cq_size, d->cq_used, d->max_cqe);
+  if (want > 0 && want < d->cq_size) ctx->cq_shrink = 1;
+}
+
+/* Not in the teardown itself: the torn-down queue pair's flushed completions may still sit in
+ * the CQ, and with them a smaller CQ could fill up with the live endpoints' completions. Here
+ * every CQ was found empty by the caller's poll just before, so whatever enters the resized CQ
+ * comes from work requests whose entries are reserved. A resize that fails (a provider that
+ * cannot shrink, or completions that arrived meanwhile outnumbering the smaller size: the verbs
+ * refuse rather than drop one) leaves the CQ as it is, to be tried again after the next
+ * teardown. */
+void shrink_cqs(sr_ctx *ctx) {
+  ctx->cq_shrink = 0;
+  for (sr_dev *d = ctx->devs; d; d = d->next) {
+    int want = cq_target_size(d->cq_size, d->cq_used, d->max_cqe);
+    if (want > 0 && want < d->cq_size && ibv_resize_cq(d->cq, want) == 0) {
+      ctx->stats.cq_size -= (uint64_t)(d->cq_size - want);
+      d->cq_size = want;
+    }
+  }
 }

@@ -151,7 +151,7 @@ int ep_setup_resources(sr_ep *ep) {
   char w[256];
   sr_dev *d = get_dev(ctx, ep->id->verbs);
   if (!d) return SR_ENODEV;
-  if (dev_reserve_cq(d, (int)(ep->R + ep->S + 2)) != SR_OK) return SR_ENOMEM;
+  if (dev_reserve_cq(ctx, d, (int)(ep->R + ep->S + 2)) != SR_OK) return SR_ENOMEM;
   ep->dev = d;
   ctx->stats.cq_entries += ep->R + ep->S + 2;
   ep->cq_reserved = 1; /* returned by ep_teardown whether or not the QP is ever created */

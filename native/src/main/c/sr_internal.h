@@ -65,6 +65,7 @@ typedef struct sr_dev {
   struct ibv_comp_channel *ch;
   struct ibv_cq *cq;
   int cq_size, cq_used;
+  int max_cqe; /* the device's limit: an endpoint that would need a larger CQ is refused */
   struct sr_dev *next;
 } sr_dev;
 
@@ -100,6 +101,7 @@ struct sr_ep {
   int disconnect_sent;
   int cm_established; /* accepted: the connection manager's ESTABLISHED event was handled */
   int close_notified;     /* on_close delivered */
+  int closing_counted;    /* counted in ctx->stats.endpoints_closing (closed, not torn down) */
   int established_notified;
   int connect_code;       /* for sr_connect: result */
   int fail_code;          /* closing for a cause found on a user thread (send timeout, queue) */
@@ -183,6 +185,7 @@ struct sr_ctx {
   uint32_t *gens;
   uint32_t nslots;
   uint32_t queued_msgs; /* progress thread only: messages queued for credit since the last sweep */
+  int cq_shrink;        /* progress thread only: a teardown left a CQ mostly unreserved */
 
   atomic_int stop;
   atomic_int running;
@@ -207,7 +210,15 @@ uint64_t now_ns(void); /* CLOCK_MONOTONIC */
 int check_config(const sr_config *cfg); /* SR_EINVAL, naming the value out of range */
 /* The context's device for `verbs`, opened at first use; progress thread. */
 sr_dev *get_dev(sr_ctx *ctx, struct ibv_context *verbs);
-int dev_reserve_cq(sr_dev *d, int more); /* room for `more` CQ entries, resizing the CQ */
+int dev_reserve_cq(sr_ctx *ctx, sr_dev *d, int more); /* room for `more` CQ entries, resizing the CQ */
+/* Gives back `less` entries; when that leaves a quarter or less of the CQ reserved, asks the
+ * progress loop to shrink it (shrink_cqs, once a poll found the CQs empty). */
+void dev_unreserve_cq(sr_ctx *ctx, sr_dev *d, int less);
+void shrink_cqs(sr_ctx *ctx); /* halves CQs while a quarter or less is reserved; CQs empty */
+/* The CQ size for `used` reserved entries: `size` doubled until they fit (0 when that passes
+ * `max`: refused), or halved while they fill a quarter or less, never below SR_CQ_MIN. Pure. */
+int cq_target_size(int size, int used, int max);
+#define SR_CQ_MIN 1024
 
 /* sr_endpoint.c */
 const char *ep_where(sr_ep *ep, char *buf, size_t len); /* the peer, device, port and GID */

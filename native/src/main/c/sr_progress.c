@@ -122,6 +122,13 @@ int sr_ctx_run(sr_ctx *ctx) {
       continue;
     }
     ctx->stats.spins_ended++;
+    if (ctx->cq_shrink) {
+      if (poll_cqs(ctx) > 0) { /* not empty: shrink at the next quiet moment */
+        last = now_ns();
+        continue;
+      }
+      shrink_cqs(ctx);
+    }
     for (sr_dev *d = ctx->devs; d; d = d->next) ibv_req_notify_cq(d->cq, 0);
     if (poll_cqs(ctx) > 0) { /* raced with an arrival; the armed event comes later, harmless */
       last = now_ns();

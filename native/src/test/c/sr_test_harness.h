@@ -4,12 +4,14 @@
  * hostile peer (a client speaking the wire format by hand over verbs) with the echo server it
  * attacks. The tests themselves live one file per concern:
  *
- *   sr_test_wire.c     configuration and the wire format's checks (no device needed)
+ *   sr_test_wire.c     configuration, the wire format's checks and the completion queue's
+ *                      sizing (no device needed)
  *   sr_test_connect.c  the connection manager: connect, reject, peer death, close under load,
  *                      the cost of setting up an endpoint
  *   sr_test_flow.c     the data path: eager and rendezvous messages, credits, send timeouts
  *   sr_test_hostile.c  hostile peers: lying HELLOs and credits, quiet peers, failed accepts,
- *                      RDMA writes into another endpoint's memory
+ *                      RDMA writes into another endpoint's memory, disconnect requests left
+ *                      unanswered
  *   sr_test_fuzz.c     hostile peers sending fuzzed headers and lengths
  *   sr_test_main.c     the runner (which tests need a device, command line, helper processes)
  */
@@ -141,6 +143,7 @@ int t_wire_protocol(void);
 int t_unknown_device(void);
 int t_no_device_clear_error(void);
 int t_context_lifecycle(void);
+int t_cq_sizing(void);
 /* sr_test_connect.c */
 int t_connect_private_data(void);
 int t_reject_and_no_listener(void);
@@ -163,6 +166,7 @@ int t_hostile_quiet_after_queue(void);
 int child_memlock_server(const char *host, const char *count);
 int t_failed_accept_cq_entries(void);
 int t_hostile_cross_endpoint_write(void);
+int t_hostile_withheld_disconnect(void);
 /* sr_test_fuzz.c */
 int t_hostile_fuzz(void);
 

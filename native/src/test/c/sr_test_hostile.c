@@ -388,3 +388,66 @@ fail:
   hsrv_stop(&h);
   return 1;
 }
+
+/* g) a peer that ignores disconnect requests: the server closes its endpoint, the peer hears
+ * DISCONNECTED and does not answer. The endpoint is closed for the server's user (on_close) but
+ * keeps its queue pair, registered memory and completion-queue entries (counted in
+ * endpoints_closing, no on_released) until the answer; then on_released comes once, after
+ * on_close, and the server is back to the objects, CQ entries and CQ size it had. What the
+ * endpoint caps of the RPC server count is this: an endpoint until on_released. */
+int t_hostile_withheld_disconnect(void) {
+  hsrv h;
+  hpeer hp;
+  memset(&hp, 0, sizeof hp);
+  if (hsrv_start(&h)) goto fail;
+  sr_ctx_stats before;
+  sr_ctx_get_stats(h.p.server->ctx, &before);
+  int idx = h.p.server->naccepted;
+  CHECK_SUB(hp_connect(&hp, &h.p.addr) == 0, "the peer's connect");
+  tep *st = node_wait_accepted(h.p.server, idx, 5000);
+  CHECK(st != NULL, "the server saw no connection");
+  sr_wire_params p = hp_params(&hp, 16);
+  CHECK_SUB(hp_hello(&hp, &p) == 0, "the peer's HELLO");
+  CHECK(tep_wait(st, &st->established, 1, 5000), "the peer's endpoint never opened");
+  sr_ctx_stats open;
+  sr_ctx_get_stats(h.p.server->ctx, &open);
+
+  sr_ep_close(st->ep); /* the server closes: a disconnect request to the peer */
+  CHECK(tep_wait(st, &st->closed, 1, 5000), "no on_close on the server");
+  CHECK_SUB(hp_event(&hp, RDMA_CM_EVENT_DISCONNECTED, 5000, NULL, 0) == 0,
+            "the peer heard no disconnect request");
+  usleep(300000); /* the peer does not answer */
+  sr_ctx_stats held;
+  sr_ctx_get_stats(h.p.server->ctx, &held);
+  CHECK(st->released == 0, "on_released before the peer answered the disconnect request");
+  CHECK(held.endpoints_closing == before.endpoints_closing + 1,
+        "%llu endpoints closing, %llu before", (unsigned long long)held.endpoints_closing,
+        (unsigned long long)before.endpoints_closing);
+  CHECK(held.cq_entries == open.cq_entries, "CQ entries %llu while closing, %llu open: given back "
+        "before the teardown", (unsigned long long)held.cq_entries,
+        (unsigned long long)open.cq_entries);
+
+  rdma_disconnect(hp.id); /* the answer */
+  CHECK(tep_wait(st, &st->released, 1, 10000), "no on_released after the peer's answer");
+  usleep(20000);
+  CHECK(st->released == 1 && st->released_before_close == 0,
+        "on_released %d times, %d before on_close", st->released, st->released_before_close);
+  sr_ctx_stats after;
+  sr_ctx_get_stats(h.p.server->ctx, &after);
+  CHECK(after.endpoints_closing == before.endpoints_closing, "%llu endpoints still closing",
+        (unsigned long long)(after.endpoints_closing - before.endpoints_closing));
+  CHECK(after.cq_entries == before.cq_entries && after.cq_size == before.cq_size,
+        "CQ entries %llu (before %llu), size %llu (before %llu)",
+        (unsigned long long)after.cq_entries, (unsigned long long)before.cq_entries,
+        (unsigned long long)after.cq_size, (unsigned long long)before.cq_size);
+  CHECK_SUB(hsrv_good_echo(&h) == 0, "after the withheld disconnect");
+  printf("  (closed endpoint held %llu CQ entries until the peer answered)\n",
+         (unsigned long long)(open.cq_entries - before.cq_entries));
+  hp_destroy(&hp);
+  hsrv_stop(&h);
+  return 0;
+fail:
+  hp_destroy(&hp);
+  hsrv_stop(&h);
+  return 1;
+}

@@ -23,6 +23,7 @@ static const test tests[] = {
     {"unknown_device", t_unknown_device, 0},
     {"no_device_clear_error", t_no_device_clear_error, 0},
     {"context_lifecycle", t_context_lifecycle, 0},
+    {"cq_sizing", t_cq_sizing, 0},
     {"connect_private_data_close", t_connect_private_data, 1},
     {"reject_and_no_listener", t_reject_and_no_listener, 1},
     {"send_recv_echo", t_send_recv_echo, 1},
@@ -40,6 +41,7 @@ static const test tests[] = {
     {"hostile_quiet_after_queue", t_hostile_quiet_after_queue, 1},
     {"failed_accept_cq_entries", t_failed_accept_cq_entries, 1},
     {"hostile_cross_endpoint_write", t_hostile_cross_endpoint_write, 1},
+    {"hostile_withheld_disconnect", t_hostile_withheld_disconnect, 1},
 };
 
 int main(int argc, char **argv) {

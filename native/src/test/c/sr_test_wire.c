@@ -1,9 +1,12 @@
 /*
  * Tests without a device: the configuration's limits, the wire format's checks of every
  * received message against a hostile peer (fuzzed headers into buffers of exactly their length),
- * unknown or missing devices, a context's life cycle.
+ * unknown or missing devices, a context's life cycle, the shared completion queue's sizing.
  */
 #include "sr_test_harness.h"
+
+/* sr_devices.c (internal to the runtime; the tests link its static library) */
+int cq_target_size(int size, int used, int max);
 
 int t_config_validation(void) {
   sr_config c = small_config();
@@ -241,6 +244,35 @@ int t_context_lifecycle(void) {
   usleep(20000);
   node_stop(n);
   CHECK(sr_live_objects() == before, "leaked %ld objects", sr_live_objects() - before);
+  return 0;
+fail:
+  return 1;
+}
+
+/* The shared completion queue's size for the entries its endpoints reserved: doubled until they
+ * fit, refused (0) past the device's max_cqe, halved while a quarter or less is reserved, never
+ * below 1024. It grows with endpoints and comes back once they are torn down, and one endpoint
+ * coming and going at a boundary does not resize it each time. */
+int t_cq_sizing(void) {
+  const int max = 1 << 16, ep = 16 + 18 + 2; /* an endpoint of 16 credits: R + S + 2 entries */
+  int s = cq_target_size(1024, ep, max);
+  CHECK(s == 1024, "one endpoint: %d", s);
+  s = cq_target_size(1024, 1024 + ep, max);
+  CHECK(s == 2048, "past 1024: %d", s);
+  s = cq_target_size(1024, 400 * ep, max);
+  CHECK(s == 16384, "400 endpoints (%d entries): %d", 400 * ep, s);
+  s = cq_target_size(16384, 0, max);
+  CHECK(s == 1024, "all torn down: %d, not back to 1024", s);
+  s = cq_target_size(16384, 4097, max);
+  CHECK(s == 16384, "just above a quarter: %d", s);
+  s = cq_target_size(16384, 4096, max);
+  CHECK(s == 8192, "a quarter: %d", s);
+  s = cq_target_size(2048, 1024, max);
+  CHECK(s == 2048, "one endpoint gone at the boundary shrinks it: %d", s);
+  s = cq_target_size(1024, max + 1, max);
+  CHECK(s == 0, "past the device's max_cqe: %d, not refused", s);
+  s = cq_target_size(1024, 60000, 65000);
+  CHECK(s == 65000, "up to a max_cqe that is no power of two: %d", s);
   return 0;
 fail:
   return 1;

@@ -32,6 +32,8 @@ typedef struct tep {
   sr_ep *ep;
   int mode;
   int established, closed, close_code;
+  int released;       /* on_released calls (its teardown) */
+  int released_before_close; /* on_released came before on_close */
   char cause[512];
   uint64_t msgs, bytes;
   uint32_t next_seq;  /* expected sequence number of the next message */
@@ -158,7 +160,17 @@ static void cb_established(sr_ep *ep, void *user) {
   pthread_mutex_unlock(&t->m);
 }
 
-static const sr_callbacks test_callbacks = {cb_message, cb_close, cb_request, cb_established};
+static void cb_released(sr_ep *ep, void *user) {
+  tep *t = user;
+  pthread_mutex_lock(&t->m);
+  if (t->closed == 0) t->released_before_close++;
+  t->released++;
+  pthread_cond_broadcast(&t->c);
+  pthread_mutex_unlock(&t->m);
+}
+
+static const sr_callbacks test_callbacks = {cb_message, cb_close, cb_request, cb_established,
+                                            cb_released};
 
 static void *node_thread(void *arg) {
   tnode *n = arg;

@@ -77,6 +77,13 @@ typedef struct sr_callbacks {
                               const struct sockaddr *peer, const void *pdata, uint32_t pdata_len);
   /* An accepted endpoint is established. */
   void (*on_established)(sr_ep *ep, void *ep_user);
+  /* The endpoint's queue pair, registered memory and protection domain are destroyed (its
+   * teardown): called once, after on_close, for every endpoint on_close was called for. A close
+   * sends a disconnect request and the teardown waits for the connection manager's DISCONNECTED
+   * event (the peer's answer, or the connection manager giving up on it), so a peer that ignores
+   * disconnect requests keeps the endpoint's memory pinned until then: whoever caps endpoints
+   * counts one until this callback. May be NULL. */
+  void (*on_released)(sr_ep *ep, void *ep_user);
 } sr_callbacks;
 
 /* Fills `cfg` with the defaults (8192, 64, 4 MiB, 100 us, 10000 ms). credits x (eager_size + 16)
@@ -167,6 +174,13 @@ typedef struct sr_ctx_stats {
   uint64_t cq_entries;          /* completion-queue entries reserved now by endpoints that hold
                                    resources (not a counter: back where it was once they are
                                    torn down) */
+  uint64_t cq_size;             /* entries of the devices' completion queues now: grown by
+                                   doubling as endpoints need, halved (once the CQs are found
+                                   empty) while a quarter or less is reserved, never below 1024
+                                   per device nor above the device's max_cqe (an endpoint that
+                                   would need more is refused) */
+  uint64_t endpoints_closing;   /* endpoints closed (on_close delivered) whose teardown waits for
+                                   the connection manager's DISCONNECTED event (not a counter) */
 } sr_ctx_stats;
 void sr_ctx_get_stats(sr_ctx *ctx, sr_ctx_stats *out);
 

@@ -19,7 +19,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-static jmethodID m_on_message, m_on_close, m_on_request, m_on_established;
+static jmethodID m_on_message, m_on_close, m_on_request, m_on_established, m_on_released;
 
 /* the NativeCallbacks of the progress thread this thread runs, if any */
 static __thread JNIEnv *cb_env;
@@ -129,7 +129,15 @@ static void cb_established(sr_ep *ep, void *user) {
   clear_callback_exception(env);
 }
 
-static const sr_callbacks callbacks = {cb_message, cb_close, cb_request, cb_established};
+static void cb_released(sr_ep *ep, void *user) {
+  JNIEnv *env = cb_env;
+  if (!env) return;
+  (*env)->CallVoidMethod(env, cb_target, m_on_released, (jlong)(intptr_t)user);
+  clear_callback_exception(env);
+}
+
+static const sr_callbacks callbacks = {cb_message, cb_close, cb_request, cb_established,
+                                       cb_released};
 
 /* ---------------------------------------------------------------- natives */
 
@@ -378,6 +386,8 @@ EXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved) {
   m_on_request =
       (*env)->GetMethodID(env, cb, "onConnectRequest", "(JJLjava/lang/String;I[B)J");
   m_on_established = (*env)->GetMethodID(env, cb, "onEstablished", "(JJ)V");
-  if (!m_on_message || !m_on_close || !m_on_request || !m_on_established) return JNI_ERR;
+  m_on_released = (*env)->GetMethodID(env, cb, "onReleased", "(J)V");
+  if (!m_on_message || !m_on_close || !m_on_request || !m_on_established || !m_on_released)
+    return JNI_ERR;
   return JNI_VERSION_1_8;
 }

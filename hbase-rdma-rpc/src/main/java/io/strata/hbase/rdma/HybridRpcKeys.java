@@ -190,18 +190,22 @@ public final class HybridRpcKeys {
     public static final long TOKEN_TTL_MS_DEFAULT = 30_000;
 
     /**
-     * RDMA endpoints a RegionServer holds at once: connected ones plus offers whose token is
+     * RDMA endpoints a RegionServer holds at once: connected ones, closed ones not yet torn down
+     * (a close sends a disconnect request, and the queue pair and registered memory stay until
+     * the peer answers it or the connection manager gives up), plus offers whose token is
      * outstanding. Each pins its registered memory (about 1 MiB of buffers + 2 x
      * {@code strata.rdma.max.message.bytes} with the defaults: ~9 MiB), so this bounds what
-     * clients can make the server lock. An offer above the cap is refused and that client stays
-     * on sockets (it asks again after {@code strata.rdma.client.retry.ms}). Default 128.
+     * clients can make the server lock, a peer that ignores disconnect requests included. An
+     * offer above the cap is refused and that client stays on sockets (it asks again after
+     * {@code strata.rdma.client.retry.ms}). Default 128.
      */
     public static final String MAX_ENDPOINTS = "strata.rdma.server.max.endpoints";
     public static final int MAX_ENDPOINTS_DEFAULT = 128;
 
     /**
-     * RDMA endpoints (connected, or offered with the token outstanding) one user may hold on a
-     * RegionServer, so that one user cannot take every endpoint. Default 32.
+     * RDMA endpoints (connected, closed and not yet torn down, or offered with the token
+     * outstanding) one user may hold on a RegionServer, so that one user cannot take every
+     * endpoint. Default 32.
      */
     public static final String MAX_ENDPOINTS_PER_USER = "strata.rdma.server.max.endpoints.per.user";
     public static final int MAX_ENDPOINTS_PER_USER_DEFAULT = 32;

@@ -23,6 +23,7 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.ipc.HBaseRpcControllerImpl;
+import org.apache.hadoop.hbase.ipc.HybridRpcServer;
 import org.apache.hadoop.hbase.ipc.NettyRpcClient;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -119,6 +120,66 @@ public class EndpointCapsIT {
         }
       }
       bobs.close();
+    }
+  }
+
+  /**
+   * A peer that ignores disconnect requests: the server closes its endpoints, its transport
+   * withholds the answers, and the endpoints' queue pairs and registered memory stay pinned on
+   * the server. They count against the caps until their teardown: a new offer to that user is
+   * refused, naming the user, its address and the cap's key; once the peer answers (the
+   * teardown) the offer is accepted again.
+   */
+  @Test(timeout = 120_000)
+  public void endpointsCountUntilTheirTeardown() throws Exception {
+    Configuration conf = RpcTestSupport.hybridClient(cluster.clientConf());
+    User eve = User.createUserForTesting(conf, "eve", new String[0]);
+    HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
+    try (LoopbackTransport t = new LoopbackTransport(RdmaTransports.transportConf(conf))) {
+      t.withholdDisconnectReplies(true);
+      java.util.concurrent.CountDownLatch closed =
+        new java.util.concurrent.CountDownLatch(PER_USER);
+      for (int i = 0; i < PER_USER; i++) {
+        offerAndConnect(t, conf, eve, closed);
+      }
+      int pinnedBefore = rpc.getNumRdmaEndpointsPinned();
+      // The server closes them (as it does a peer that returns no credit or sends what does not
+      // parse); eve's side sees the close, and answers none of the disconnect requests.
+      rpc.closeRdmaConnections();
+      assertTrue("eve's endpoints did not close",
+        closed.await(30, java.util.concurrent.TimeUnit.SECONDS));
+      long refused = RdmaRpcMetrics.count("server.offers.refused");
+      try {
+        offerAndConnect(t, conf, eve).close();
+        fail("eve got a new endpoint while her " + PER_USER + " closed ones still pin memory on "
+          + "the server (" + rpc.getNumRdmaEndpointsPinned() + " pinned)");
+      } catch (IOException e) {
+        String why = String.valueOf(e);
+        assertTrue(why, why.contains(EndpointRefusedException.class.getName()));
+        assertTrue(why, why.contains("user eve"));
+        assertTrue(why, why.contains("127.0.0.1"));
+        assertTrue(why, why.contains(HybridRpcKeys.Server.MAX_ENDPOINTS_PER_USER + "="
+          + PER_USER));
+        assertTrue(why, why.contains(PER_USER + " closed and waiting"));
+      }
+      assertEquals(refused + 1, RdmaRpcMetrics.count("server.offers.refused"));
+      assertEquals("no endpoint connected", 0, rpc.getNumRdmaConnections());
+      assertEquals("closed, not torn down: still pinned", pinnedBefore,
+        rpc.getNumRdmaEndpointsPinned());
+
+      // The peer answers: the teardown frees them, and eve gets an endpoint again.
+      long released = RdmaRpcMetrics.count("server.endpoints.released");
+      assertEquals(PER_USER, t.withholdDisconnectReplies(false));
+      long deadline = System.currentTimeMillis() + 30_000;
+      while (rpc.getNumRdmaEndpointsPinned() > pinnedBefore - PER_USER) {
+        assertTrue("eve's endpoints were not released after the answers ("
+          + rpc.getNumRdmaEndpointsPinned() + " pinned)", System.currentTimeMillis() < deadline);
+        Thread.sleep(50);
+      }
+      assertEquals(released + PER_USER, RdmaRpcMetrics.count("server.endpoints.released"));
+      RdmaEndpoint again = offerAndConnect(t, conf, eve);
+      assertTrue(again.isOpen());
+      again.close();
     }
   }
 

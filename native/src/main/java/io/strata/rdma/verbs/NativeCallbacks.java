@@ -16,4 +16,10 @@ interface NativeCallbacks {
       byte[] privateData);
 
   void onEstablished(long endpointId, long endpointHandle);
+
+  /**
+   * The endpoint's queue pair and registered memory are destroyed (after its onClose: once the
+   * connection manager's DISCONNECTED event came, the peer's answer to the disconnect request).
+   */
+  void onReleased(long endpointId);
 }

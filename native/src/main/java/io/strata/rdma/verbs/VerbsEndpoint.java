@@ -37,6 +37,7 @@ final class VerbsEndpoint implements RdmaEndpoint {
   private final ReentrantReadWriteLock handleLock = new ReentrantReadWriteLock();
   private final AtomicBoolean closing = new AtomicBoolean();
   private final AtomicBoolean closeNotified = new AtomicBoolean();
+  private final AtomicBoolean releaseNotified = new AtomicBoolean();
   private Handle handle; // guarded by this; null before attach and after release
   private boolean attached; // guarded by this
   private boolean released; // guarded by this
@@ -288,6 +289,23 @@ final class VerbsEndpoint implements RdmaEndpoint {
       }
     }
     close();
+  }
+
+  /**
+   * The native endpoint is torn down (progress thread): its queue pair and registered memory are
+   * freed. Tells the receiver once, after its onClose.
+   */
+  void releasedByTransport() {
+    if (!closeNotified.get()) {
+      closedByTransport("torn down");
+    }
+    if (releaseNotified.compareAndSet(false, true)) {
+      try {
+        receiver.onReleased(this);
+      } catch (Throwable t) {
+        LOG.warn("receiver of the endpoint to {} failed on release", remote, t);
+      }
+    }
   }
 
   @Override

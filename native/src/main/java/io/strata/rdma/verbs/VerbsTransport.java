@@ -257,6 +257,10 @@ public final class VerbsTransport implements RdmaTransport {
       } finally {
         closed = true;
         context.close(); // the loop's owner frees the context once it returned
+        // The loop tore every endpoint down as it stopped; any it could not tell is released now.
+        for (Long id : new ArrayList<>(endpoints.keySet())) {
+          onReleased(id);
+        }
       }
     }
 
@@ -302,11 +306,20 @@ public final class VerbsTransport implements RdmaTransport {
       }
     }
 
+    /** Closed for its receiver; it stays in the table until its teardown ({@link #onReleased}). */
     @Override
     public void onClose(long endpointId, String cause) {
-      VerbsEndpoint ep = endpoints.remove(endpointId);
+      VerbsEndpoint ep = endpoints.get(endpointId);
       if (ep != null) {
         ep.closedByTransport(cause);
+      }
+    }
+
+    @Override
+    public void onReleased(long endpointId) {
+      VerbsEndpoint ep = endpoints.remove(endpointId);
+      if (ep != null) {
+        ep.releasedByTransport();
       }
     }
 

@@ -79,6 +79,8 @@ public class VerbsTransportIT {
     final BlockingQueue<String> privateData = new LinkedBlockingQueue<>();
     final BlockingQueue<RdmaEndpoint> established = new LinkedBlockingQueue<>();
     final BlockingQueue<String> closes = new LinkedBlockingQueue<>();
+    /** One entry per onReleased: "after close" when its onClose came first. */
+    final BlockingQueue<String> releases = new LinkedBlockingQueue<>();
     final List<Throwable> errors = new CopyOnWriteArrayList<>();
 
     @Override
@@ -89,6 +91,8 @@ public class VerbsTransportIT {
         return null;
       }
       return new RdmaReceiver() {
+        private volatile boolean closed;
+
         @Override
         public void onMessage(RdmaEndpoint endpoint, ByteBuffer message) {
           try {
@@ -101,7 +105,13 @@ public class VerbsTransportIT {
 
         @Override
         public void onClose(RdmaEndpoint endpoint, IOException cause) {
+          closed = true;
           closes.add(cause == null ? "local" : cause.getMessage());
+        }
+
+        @Override
+        public void onReleased(RdmaEndpoint endpoint) {
+          releases.add(closed ? "after close" : "before close");
         }
       };
     }
@@ -115,6 +125,8 @@ public class VerbsTransportIT {
   static final class Collector implements RdmaReceiver {
     final BlockingQueue<byte[]> messages = new LinkedBlockingQueue<>();
     final BlockingQueue<String> closes = new LinkedBlockingQueue<>();
+    final BlockingQueue<String> releases = new LinkedBlockingQueue<>();
+    private volatile boolean closed;
 
     @Override
     public void onMessage(RdmaEndpoint endpoint, ByteBuffer message) {
@@ -125,7 +137,13 @@ public class VerbsTransportIT {
 
     @Override
     public void onClose(RdmaEndpoint endpoint, IOException cause) {
+      closed = true;
       closes.add(cause == null ? "local" : cause.getMessage());
+    }
+
+    @Override
+    public void onReleased(RdmaEndpoint endpoint) {
+      releases.add(closed ? "after close" : "before close");
     }
   }
 
@@ -200,8 +218,13 @@ public class VerbsTransportIT {
       } catch (IOException e) {
         assertTrue(e.getMessage(), e.getMessage().contains("closed"));
       }
+      // Both sides torn down (the server answered the disconnect request): onReleased once each,
+      // after onClose.
+      assertEquals("after close", collector.releases.poll(10, TimeUnit.SECONDS));
+      assertEquals("after close", acceptor.releases.poll(10, TimeUnit.SECONDS));
       Thread.sleep(200);
       assertNull("onClose twice", collector.closes.poll());
+      assertNull("onReleased twice", collector.releases.poll());
     }
   }
 
@@ -273,6 +296,9 @@ public class VerbsTransportIT {
       String cause = c1.closes.poll(10, TimeUnit.SECONDS);
       assertNotNull(cause);
       assertTrue(cause, cause.contains("disconnected"));
+      // The client's runtime answers the disconnect request: the server's side is torn down.
+      assertEquals("after close", acceptor.releases.poll(10, TimeUnit.SECONDS));
+      assertEquals("after close", c1.releases.poll(10, TimeUnit.SECONDS));
       try {
         e1.send(ByteBuffer.allocate(16));
         fail("send on an endpoint the peer closed");

@@ -32,6 +32,8 @@ final class LoopbackEndpoint implements RdmaEndpoint {
   private final ConcurrentLinkedQueue<ReceiveBuffer> freeBuffers = new ConcurrentLinkedQueue<>();
   private final TransportCounters counters = new TransportCounters();
   private final AtomicBoolean open = new AtomicBoolean(true);
+  /** Torn down: its resources freed and its receiver told (after the disconnect handshake). */
+  private final AtomicBoolean released = new AtomicBoolean();
   /** Completions (messages, close) for this side, delivered in order, one at a time. */
   private final ConcurrentLinkedQueue<CompletionPoller.Completion> mailbox =
     new ConcurrentLinkedQueue<>();
@@ -170,35 +172,99 @@ final class LoopbackEndpoint implements RdmaEndpoint {
     return counters;
   }
 
-  /** Orderly close: this side's receiver sees a null cause, the peer's a "peer closed" error. */
+  /**
+   * Orderly close: this side's receiver sees a null cause, the peer's a "peer closed" error.
+   * This side's resources stay until the peer answers the disconnect request (see
+   * {@link #disconnect}).
+   */
   @Override
   public void close() {
+    disconnect(null, "Peer " + local + " closed the endpoint");
+  }
+
+  /**
+   * Closes this side with {@code cause} (the local side failed it: a send timeout, a receiver
+   * that threw) and asks the peer to disconnect, as a verbs endpoint's close does: the peer's
+   * receiver sees {@code why}.
+   */
+  void kill(String why) {
+    disconnect(new IOException(why), why);
+  }
+
+  /**
+   * The connection manager's handshake: this side closes ({@code cause} null for a local close)
+   * and sends a disconnect request; its resources are released ({@link RdmaReceiver#onReleased})
+   * when the peer answers — at once, unless the peer's transport withholds its answers
+   * ({@link LoopbackTransport#withholdDisconnectReplies}), a peer that ignores disconnect
+   * requests.
+   */
+  private void disconnect(IOException cause, String peerWhy) {
     LoopbackEndpoint p = peer;
-    closeWith(null);
-    if (p != null) {
-      p.closeWith(new IOException("Peer " + local + " closed the endpoint"));
+    boolean first = closeWith(cause);
+    if (p == null) {
+      release();
+    } else if (first) {
+      p.disconnectRequested(new IOException(peerWhy));
     }
   }
 
-  /** Both sides fail with {@code cause}, as when the peer's process or port dies. */
-  void kill(String why) {
-    LoopbackEndpoint p = peer;
-    IOException cause = new IOException(why);
+  /**
+   * The peer's disconnect request arrived (the RDMA CM's DISCONNECTED event): this side closes
+   * with {@code cause} and answers by tearing itself down, unless its transport withholds the
+   * answer (a hostile peer's: the request is ignored).
+   */
+  private void disconnectRequested(IOException cause) {
     closeWith(cause);
+    if (!transport.withheld(this)) {
+      release();
+    }
+  }
+
+  /**
+   * Fails both sides with {@code why} and frees both at once, without the disconnect handshake:
+   * the port or the process died, so nobody is left to answer.
+   */
+  void die(String why) {
+    LoopbackEndpoint p = peer;
+    closeWith(new IOException(why));
     if (p != null) {
       p.closeWith(new IOException(why));
     }
+    release(); // and the peer's
   }
 
-  void closeWith(IOException cause) {
-    if (!open.compareAndSet(true, false)) {
+  /**
+   * Tears this side down, once: it leaves its transport and its receiver is told
+   * ({@link RdmaReceiver#onReleased}) after its {@code onClose}. The peer, if it still waits for
+   * this answer to its disconnect request, is torn down in turn.
+   */
+  void release() {
+    if (!released.compareAndSet(false, true)) {
       return;
     }
+    closeWith(new IOException("Loopback endpoint " + local + " -> " + remote + " torn down"));
     transport.removed(this);
+    RdmaReceiver r = receiver;
+    if (r != null) {
+      complete(() -> r.onReleased(this));
+    }
+    LoopbackEndpoint p = peer;
+    if (p != null && !p.released.get()) {
+      p.closeWith(new IOException("Peer " + local + " is gone"));
+      p.release();
+    }
+  }
+
+  /** Closes this side for its receiver (once; false when it was closed already). */
+  boolean closeWith(IOException cause) {
+    if (!open.compareAndSet(true, false)) {
+      return false;
+    }
     RdmaReceiver r = receiver;
     if (r != null) {
       complete(() -> r.onClose(this, cause));
     }
+    return true;
   }
 
   /**
@@ -209,7 +275,12 @@ final class LoopbackEndpoint implements RdmaEndpoint {
   private void complete(CompletionPoller.Completion c) {
     mailbox.offer(c);
     if (transport.frozen()) {
-      return; // delivered by thaw()
+      // Delivered by thaw(), even once this side has left its transport (its close and its
+      // release wait too); a thaw that came meanwhile left it to this thread.
+      transport.heldUntilThaw(this);
+      if (transport.frozen()) {
+        return;
+      }
     }
     if (poller == null) {
       drain();
@@ -232,6 +303,12 @@ final class LoopbackEndpoint implements RdmaEndpoint {
         }
       } finally {
         delivering.set(false);
+      }
+    }
+    if (!mailbox.isEmpty() && transport.frozen()) {
+      transport.heldUntilThaw(this); // frozen while delivering: the rest waits for thaw()
+      if (!transport.frozen()) {
+        thaw();
       }
     }
   }

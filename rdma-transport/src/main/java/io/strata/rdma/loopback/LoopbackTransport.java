@@ -34,9 +34,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sharing cores with everything else. Either way one endpoint's completions run one at a time,
  * in order.
  *
+ * <p>Closing runs the connection manager's handshake: the closing side sends a disconnect
+ * request and keeps its resources until the peer answers (the peer's side closes and is torn
+ * down on the request); each side's receiver hears {@code onReleased} once torn down.
+ *
  * <p>Fault hooks for tests: {@link #killEndpoints()} fails every connected endpoint on both sides
  * (messages not yet delivered are lost, as when a port or process dies), {@link #killListeners()}
- * makes new connection requests fail.
+ * makes new connection requests fail, {@link #withholdDisconnectReplies} makes a transport a peer
+ * that ignores disconnect requests.
  */
 public final class LoopbackTransport implements RdmaTransport {
   /** Largest private data of a connection request, as RDMA CM allows for RC connections. */
@@ -55,10 +60,14 @@ public final class LoopbackTransport implements RdmaTransport {
   private final boolean inline;
   private final String id = "loopback-" + NEXT_ID.incrementAndGet();
   private final Set<LoopbackEndpoint> endpoints = ConcurrentHashMap.newKeySet();
+  /** Endpoints with completions held by a freeze (see {@link #heldUntilThaw}). */
+  private final Set<LoopbackEndpoint> held = ConcurrentHashMap.newKeySet();
   private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
   private volatile CompletionPoller poller;
   private volatile boolean closed;
   private volatile boolean frozen;
+  /** Disconnect requests left unanswered (guarded by this); null while answers go at once. */
+  private List<LoopbackEndpoint> withheld;
 
   public LoopbackTransport(TransportConf conf) {
     this.credits = credits(conf);
@@ -154,6 +163,45 @@ public final class LoopbackTransport implements RdmaTransport {
     return listener.connect(this, p, local, data.asReadOnlyBuffer(), receiver);
   }
 
+  /**
+   * Fault hook: this transport's endpoints stop (true) or resume (false) answering the peer's
+   * disconnect requests, as a hostile peer that ignores them: its side of a connection the other
+   * side closed still closes (its receiver hears onClose), but the other side's resources stay
+   * until the answer, which resuming sends for every request held. Returns how many answers
+   * resuming sent (0 when withholding starts). Closing the transport answers them too.
+   */
+  public int withholdDisconnectReplies(boolean withhold) {
+    List<LoopbackEndpoint> answer;
+    synchronized (this) {
+      if (withhold) {
+        if (withheld == null) {
+          withheld = new ArrayList<>();
+        }
+        return 0;
+      }
+      answer = withheld == null ? new ArrayList<>() : withheld;
+      withheld = null;
+    }
+    for (LoopbackEndpoint e : answer) {
+      e.release();
+    }
+    return answer.size();
+  }
+
+  /** Holds {@code endpoint}'s answer to a disconnect request when replies are withheld. */
+  synchronized boolean withheld(LoopbackEndpoint endpoint) {
+    if (withheld == null || closed) {
+      return false;
+    }
+    withheld.add(endpoint);
+    return true;
+  }
+
+  /** This transport's endpoints not yet torn down (tests of this package). */
+  List<RdmaEndpoint> endpointsForTest() {
+    return new ArrayList<>(endpoints);
+  }
+
   void added(LoopbackEndpoint endpoint) {
     endpoints.add(endpoint);
   }
@@ -179,8 +227,20 @@ public final class LoopbackTransport implements RdmaTransport {
       for (LoopbackEndpoint e : t.endpoints) {
         e.thaw();
       }
+      for (LoopbackEndpoint e : t.held) {
+        t.held.remove(e);
+        e.thaw();
+      }
     }
     return true;
+  }
+
+  /**
+   * {@code endpoint} has completions held while this transport is frozen: thawing delivers them
+   * even when it has left {@code endpoints} meanwhile (closed and torn down while frozen).
+   */
+  void heldUntilThaw(LoopbackEndpoint endpoint) {
+    held.add(endpoint);
   }
 
   boolean frozen() {
@@ -210,8 +270,12 @@ public final class LoopbackTransport implements RdmaTransport {
     for (Listener l : new ArrayList<>(listeners)) {
       l.close();
     }
+    // As a process's exit: its connections are torn down without waiting for any answer, and
+    // the disconnect requests it held are answered.
+    withholdDisconnectReplies(false);
     for (LoopbackEndpoint e : new ArrayList<>(endpoints)) {
       e.close();
+      e.release();
     }
     TRANSPORTS.remove(this);
     CompletionPoller p = poller;
@@ -232,7 +296,7 @@ public final class LoopbackTransport implements RdmaTransport {
     int killed = 0;
     for (LoopbackEndpoint e : all) {
       if (e.isOpen()) {
-        e.kill("Loopback endpoint killed (fault injection)");
+        e.die("Loopback endpoint killed (fault injection)");
         killed++;
       }
     }
@@ -246,7 +310,10 @@ public final class LoopbackTransport implements RdmaTransport {
     return all.size();
   }
 
-  /** Connected endpoints of all loopback transports in this JVM (both sides counted). */
+  /**
+   * Endpoints of all loopback transports in this JVM not yet torn down (both sides counted):
+   * connected ones and closed ones waiting for the answer to their disconnect request.
+   */
   public static int openEndpoints() {
     int n = 0;
     for (LoopbackTransport t : TRANSPORTS) {

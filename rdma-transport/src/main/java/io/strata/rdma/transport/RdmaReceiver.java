@@ -29,4 +29,16 @@ public interface RdmaReceiver {
    * failed (peer gone, transport error). Called once.
    */
   void onClose(RdmaEndpoint endpoint, IOException cause);
+
+  /**
+   * The endpoint's transport resources (its queue pair and registered buffers, about twice
+   * {@code strata.rdma.max.message.bytes} plus the eager pools) are freed: the connection
+   * manager's teardown completed. Called once, after {@link #onClose}, which comes first: a close
+   * sends a disconnect request, and the resources stay until the peer answers it (or, over
+   * verbs, until the connection manager gives up waiting), so a peer that ignores disconnect
+   * requests keeps them pinned meanwhile. Whoever caps endpoints counts one until this call.
+   * Default: nothing.
+   */
+  default void onReleased(RdmaEndpoint endpoint) {
+  }
 }

@@ -56,7 +56,10 @@ public class LoopbackTransportTest {
   static final class Recorder implements RdmaReceiver {
     final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
     final CountDownLatch closed = new CountDownLatch(1);
+    final CountDownLatch released = new CountDownLatch(1);
     final AtomicReference<IOException> cause = new AtomicReference<>();
+    /** Whether onClose had come when onReleased came (it must come first). */
+    volatile boolean closedBeforeRelease;
     volatile CountDownLatch hold;
 
     @Override
@@ -78,6 +81,12 @@ public class LoopbackTransportTest {
     public void onClose(RdmaEndpoint endpoint, IOException c) {
       cause.set(c);
       closed.countDown();
+    }
+
+    @Override
+    public void onReleased(RdmaEndpoint endpoint) {
+      closedBeforeRelease = closed.getCount() == 0;
+      released.countDown();
     }
   }
 
@@ -315,6 +324,85 @@ public class LoopbackTransportTest {
     } catch (ConnectException expected) {
       // the listener is gone
     }
+  }
+
+  /**
+   * The disconnect handshake: a closed side keeps its resources (no onReleased, still counted by
+   * openEndpoints) until the peer answers its disconnect request; a peer withholding its answers
+   * holds them, its own side closed all the same; resuming answers, and both sides are released,
+   * each after its onClose.
+   */
+  @Test
+  public void closedSideIsReleasedOnlyWhenThePeerAnswers() throws Exception {
+    Recorder atServer = new Recorder();
+    RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> atServer);
+    Recorder atClient = new Recorder();
+    int before = LoopbackTransport.openEndpoints();
+    RdmaEndpoint c = client.connect(l.localAddress(), ByteBuffer.allocate(0), atClient, 1000);
+    assertEquals(before + 2, LoopbackTransport.openEndpoints());
+
+    client.withholdDisconnectReplies(true);
+    server.endpointsForTest().get(0).close(); // the server closes; the client ignores the request
+    assertTrue(atServer.closed.await(5, TimeUnit.SECONDS));
+    assertTrue("the client's side closes all the same", atClient.closed.await(5, TimeUnit.SECONDS));
+    assertFalse(c.isOpen());
+    assertFalse("the server's side is not released before the answer",
+      atServer.released.await(300, TimeUnit.MILLISECONDS));
+    assertEquals("both sides still hold their resources", before + 2,
+      LoopbackTransport.openEndpoints());
+
+    assertEquals("one answer sent", 1, client.withholdDisconnectReplies(false));
+    assertTrue(atServer.released.await(5, TimeUnit.SECONDS));
+    assertTrue(atClient.released.await(5, TimeUnit.SECONDS));
+    assertTrue(atServer.closedBeforeRelease);
+    assertTrue(atClient.closedBeforeRelease);
+    assertEquals(before, LoopbackTransport.openEndpoints());
+
+    // Without withholding a close is answered at once: both sides released.
+    Recorder s2 = new Recorder();
+    RdmaListener l2 = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> s2);
+    Recorder c2 = new Recorder();
+    client.connect(l2.localAddress(), ByteBuffer.allocate(0), c2, 1000).close();
+    assertTrue(c2.released.await(5, TimeUnit.SECONDS));
+    assertTrue(s2.released.await(5, TimeUnit.SECONDS));
+    assertEquals(before, LoopbackTransport.openEndpoints());
+
+    // Closing a withholding transport answers what it held, as its process's exit would.
+    Recorder s3 = new Recorder();
+    RdmaListener l3 = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> s3);
+    client.withholdDisconnectReplies(true);
+    client.connect(l3.localAddress(), ByteBuffer.allocate(0), new Recorder(), 1000);
+    server.endpointsForTest().get(0).close();
+    assertTrue(s3.closed.await(5, TimeUnit.SECONDS));
+    assertFalse(s3.released.await(300, TimeUnit.MILLISECONDS));
+    client.close();
+    assertTrue(s3.released.await(5, TimeUnit.SECONDS));
+    assertEquals(before, LoopbackTransport.openEndpoints());
+  }
+
+  /**
+   * A frozen transport's endpoint closed and torn down by its peer meanwhile (it has left its
+   * transport) still hears onClose and onReleased, in that order, once the transport thaws: what
+   * counts endpoints until their release never keeps one for ever.
+   */
+  @Test
+  public void closeAndReleaseHeldByAFreezeAreDeliveredOnThaw() throws Exception {
+    Recorder atServer = new Recorder();
+    RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> atServer);
+    RdmaEndpoint c = client.connect(l.localAddress(), ByteBuffer.allocate(0), new Recorder(),
+      1000);
+    int port = l.localAddress().getPort();
+    assertTrue(LoopbackTransport.freeze(port, true));
+    try {
+      c.close();
+      assertFalse("nothing delivered while frozen", atServer.closed.await(200,
+        TimeUnit.MILLISECONDS));
+    } finally {
+      LoopbackTransport.freeze(port, false);
+    }
+    assertTrue(atServer.closed.await(5, TimeUnit.SECONDS));
+    assertTrue(atServer.released.await(5, TimeUnit.SECONDS));
+    assertTrue(atServer.closedBeforeRelease);
   }
 
   /** Inline delivery: concurrent senders, each sender's messages in its order, one at a time. */

@@ -64,6 +64,12 @@ public class HybridRpcServer extends NettyRpcServer {
   private final RdmaTransport transport;
   private final EndpointTokens<Grant> tokens;
   private final Set<HybridServerConnection> connections = ConcurrentHashMap.newKeySet();
+  /**
+   * Endpoints from their acceptance until their transport tore them down (onReleased): the
+   * connected ones and the closed ones whose queue pair and registered memory wait for the
+   * peer's answer to the disconnect request. What the caps count, with the tokens outstanding.
+   */
+  private final Set<HybridServerConnection> pinned = ConcurrentHashMap.newKeySet();
   private final InetAddress rpcBindAddress;
   private final String rdmaBindAddress;
   private final int rdmaPort;
@@ -239,6 +245,15 @@ public class HybridRpcServer extends NettyRpcServer {
     return connections.size();
   }
 
+  /**
+   * Endpoints whose transport resources this server holds now: the connected ones and the closed
+   * ones not yet torn down (their peer has not answered the disconnect request). The caps count
+   * these.
+   */
+  public int getNumRdmaEndpointsPinned() {
+    return pinned.size();
+  }
+
   /** Answers the offer call itself; every other call runs as on {@link NettyRpcServer}. */
   @Override
   public Pair<Message, CellScanner> call(RpcCall call, MonitoredRPCHandler status)
@@ -346,30 +361,44 @@ public class HybridRpcServer extends NettyRpcServer {
   }
 
   /**
-   * Issues a token unless the server's or the user's endpoint cap is reached: endpoints connected
-   * plus tokens outstanding (each may become an endpoint pinning its registered memory). Above a
-   * cap the offer fails with {@link EndpointRefusedException} and the client stays on sockets.
+   * Issues a token unless the server's or the user's endpoint cap is reached: endpoints whose
+   * transport resources are held (connected, or closed and waiting for the peer to answer the
+   * disconnect request: their queue pair and registered memory stay pinned until the teardown)
+   * plus tokens outstanding (each may become such an endpoint). Above a cap the offer fails with
+   * {@link EndpointRefusedException} naming the user, the peer and the cap's key, and the client
+   * stays on sockets.
    */
   private byte[] issueWithinCaps(User user, ConnectionHeader header, RpcCall call)
     throws EndpointRefusedException {
     String name = user.getName();
+    InetAddress peer = call.getRemoteAddress();
+    String from = peer == null ? "an unknown address" : peer.getHostAddress();
     synchronized (offers) {
-      int total = connections.size() + tokens.outstanding();
+      int pinnedNow = pinned.size();
+      int closing = Math.max(0, pinnedNow - connections.size());
+      int total = pinnedNow + tokens.outstanding();
       String refused = null;
       if (total >= maxEndpoints) {
-        refused = "RegionServer has " + total + " RDMA endpoints (connected or offered), its cap ("
-          + HybridRpcKeys.Server.MAX_ENDPOINTS + "=" + maxEndpoints + ")";
+        refused = "RegionServer has " + total + " RDMA endpoints (connected, offered, or "
+          + closing + " closed and not yet torn down), its cap ("
+          + HybridRpcKeys.Server.MAX_ENDPOINTS + "=" + maxEndpoints + "); user " + name
+          + " from " + from + " refused";
       } else {
         int mine = tokens.outstanding(g -> g.user.getName().equals(name));
-        for (HybridServerConnection c : connections) {
+        int mineClosing = 0;
+        for (HybridServerConnection c : pinned) {
           if (name.equals(c.userName())) {
             mine++;
+            if (!connections.contains(c)) {
+              mineClosing++;
+            }
           }
         }
         if (mine >= maxEndpointsPerUser) {
-          refused = "user " + name + " has " + mine + " RDMA endpoints (connected or offered) on "
-            + "this RegionServer, the cap (" + HybridRpcKeys.Server.MAX_ENDPOINTS_PER_USER + "="
-            + maxEndpointsPerUser + ")";
+          refused = "user " + name + " (from " + from + ") has " + mine
+            + " RDMA endpoints on this RegionServer (connected, offered, or " + mineClosing
+            + " closed and waiting for the peer's answer to the disconnect request), the cap ("
+            + HybridRpcKeys.Server.MAX_ENDPOINTS_PER_USER + "=" + maxEndpointsPerUser + ")";
         }
       }
       if (refused != null) {
@@ -396,8 +425,17 @@ public class HybridRpcServer extends NettyRpcServer {
     return getListenerAddress().getHostString();
   }
 
+  /** The endpoint closed: no longer connected, still pinned until {@link #released}. */
   void removed(HybridServerConnection connection) {
     connections.remove(connection);
+  }
+
+  /** The endpoint's transport tore it down: its resources no longer count against the caps. */
+  void released(HybridServerConnection connection) {
+    connections.remove(connection);
+    if (pinned.remove(connection)) {
+      RdmaRpcMetrics.counter("server.endpoints.released").increment();
+    }
   }
 
   int rdmaMaxMessageSize() {
@@ -479,6 +517,14 @@ public class HybridRpcServer extends NettyRpcServer {
   private final class Acceptor implements RdmaAcceptor {
     @Override
     public RdmaReceiver accept(InetSocketAddress peer, ByteBuffer privateData) {
+      // Redeemed and counted under the caps' lock, so that an offer never sees the endpoint as
+      // neither a token nor a pinned endpoint.
+      synchronized (offers) {
+        return acceptLocked(peer, privateData);
+      }
+    }
+
+    private RdmaReceiver acceptLocked(InetSocketAddress peer, ByteBuffer privateData) {
       Grant grant = tokens.redeem(privateData);
       if (grant != null && !samePeer(grant.peer, peer.getAddress())) {
         RdmaRpcMetrics.counter("server.endpoints.rejected").increment();
@@ -504,6 +550,7 @@ public class HybridRpcServer extends NettyRpcServer {
       }
       try {
         HybridServerConnection c = new HybridServerConnection(HybridRpcServer.this, grant, peer);
+        pinned.add(c);
         connections.add(c);
         RdmaRpcMetrics.counter("server.endpoints.accepted").increment();
         return c;

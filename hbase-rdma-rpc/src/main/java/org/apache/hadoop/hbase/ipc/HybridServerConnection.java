@@ -225,6 +225,17 @@ final class HybridServerConnection extends ServerRpcConnection implements RdmaRe
     }
   }
 
+  /**
+   * The transport tore the endpoint down (after the peer answered the disconnect request): its
+   * queue pair and registered memory are freed, and it stops counting against the caps.
+   */
+  @Override
+  public void onReleased(RdmaEndpoint from) {
+    open = false;
+    server.released(this);
+    RpcServer.LOG.debug("RDMA endpoint from {} torn down", this);
+  }
+
   /** The user the endpoint's calls run as (its token's). */
   String userName() {
     return user.getName();
