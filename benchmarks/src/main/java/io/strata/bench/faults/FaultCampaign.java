@@ -56,7 +56,11 @@ public final class FaultCampaign {
     "kill-namenode", "kill-tier-mover", "kill-satisfier", "kill-zookeeper", "stop-regionserver",
     "stop-datanode", "partition-host", "slow-volume", "ram-tier-full", "malformed-rpc",
     "reboot-host", "power-loss", "kill-meta-regionserver", "kill-regionservers",
-    "rolling-restart-regionservers", "lose-regionserver");
+    "rolling-restart-regionservers", "lose-regionserver", "region-storm",
+    "flush-compaction-storm", "alter-under-load");
+  /** The faults that are operations on the table under load ({@link AdminStorms}). */
+  static final List<String> STORMS = List.of("region-storm", "flush-compaction-storm",
+    "alter-under-load");
   /**
    * Whose behaviour each fault's recovery shows: HBase's (its own failover, Strata only has to
    * stay out of the way), HDFS's, or Strata's (its own daemons, tiers or transport).
@@ -71,7 +75,8 @@ public final class FaultCampaign {
     Map.entry("malformed-rpc", "Strata"), Map.entry("reboot-host", "Strata"),
     Map.entry("power-loss", "Strata"), Map.entry("kill-meta-regionserver", "HBase"),
     Map.entry("kill-regionservers", "HBase"), Map.entry("rolling-restart-regionservers", "HBase"),
-    Map.entry("lose-regionserver", "HBase"));
+    Map.entry("lose-regionserver", "HBase"), Map.entry("region-storm", "HBase"),
+    Map.entry("flush-compaction-storm", "Strata"), Map.entry("alter-under-load", "Strata"));
   /** The WAL storage policy's key (upstream's). */
   static final String WAL_POLICY_KEY = "hbase.wal.storage.policy";
   /** The key that accepts every replica of a live WAL on the RAM tier (ALL_NVDIMM). */
@@ -395,7 +400,8 @@ public final class FaultCampaign {
       : daemon.equals("host") ? "strata-h1" : fault.equals("power-loss") ? "hosts with live WALs"
       : fault.equals("slow-volume") ? "datanode-1 (ssd)"
       : fault.equals("ram-tier-full") ? "NVDIMM tier"
-      : fault.equals("malformed-rpc") ? "regionserver-1 (RPC port)" : daemon;
+      : fault.equals("malformed-rpc") ? "regionserver-1 (RPC port)"
+      : STORMS.contains(fault) ? "table strata_chaos" : daemon;
     ObjectNode observed = new ObjectMapper().createObjectNode();
     File restartLog = null;
     long restartLogFrom = 0;
@@ -447,6 +453,15 @@ public final class FaultCampaign {
       restartLogFrom = restartLog.length();
       restartNanos = System.nanoTime();
       cluster("start", name);
+    } else if (STORMS.contains(fault)) {
+      AdminStorms storms = new AdminStorms(conn, TableName.valueOf("strata_chaos"), out);
+      if (fault.equals("region-storm")) {
+        storms.regionStorm(OUTAGE_S, observed);
+      } else if (fault.equals("flush-compaction-storm")) {
+        storms.flushCompactionStorm(OUTAGE_S, observed);
+      } else {
+        storms.alterUnderLoad(OUTAGE_S, observed);
+      }
     } else if (fault.equals("slow-volume")) {
       slowVolume(observed, conn);
     } else if (fault.equals("ram-tier-full")) {
@@ -509,6 +524,21 @@ public final class FaultCampaign {
       cluster("start", lost);
     }
     double placementS = placementConverged(conn, dfs, conf);
+    // After a storm every region is open again: none left in transition.
+    boolean settled = true;
+    if (STORMS.contains(fault)) {
+      double clearedS = regionsSettled(conn);
+      settled = clearedS >= 0;
+      if (settled) {
+        observed.put("regions_in_transition_cleared_s", clearedS);
+      } else {
+        observed.put("regions_in_transition_cleared_s", "not within " + s.recoverS() + " s");
+      }
+      if (fault.equals("alter-under-load")) {
+        settled &= observed.path("invalid_alter_refused").asBoolean()
+          && observed.path("restored").asBoolean();
+      }
+    }
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
     // serves, and may still give up: it is back once it says it started.
     boolean notStarted = false;
@@ -529,7 +559,7 @@ public final class FaultCampaign {
       }
     }
     boolean recovered = resumedS >= 0 && placementS >= 0 && notBack.isEmpty() && !notStarted
-      && v.unreadable() == 0;
+      && v.unreadable() == 0 && settled;
     ObjectNode r = new ObjectMapper().createObjectNode();
     r.put("fault", fault);
     r.put("daemon", name);
@@ -1231,6 +1261,20 @@ public final class FaultCampaign {
         return (System.nanoTime() - start) / 1e9;
       }
       Thread.sleep(2000);
+    }
+    return -1;
+  }
+
+  /** Seconds until no region of the cluster is in transition, or -1 after recoverS. */
+  private double regionsSettled(Connection conn) throws InterruptedException {
+    AdminStorms storms = new AdminStorms(conn, TableName.valueOf("strata_chaos"), out);
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.SECONDS.toNanos(s.recoverS());
+    while (System.nanoTime() < deadline) {
+      if (storms.regionsInTransition() == 0) {
+        return (System.nanoTime() - start) / 1e9;
+      }
+      Thread.sleep(1000);
     }
     return -1;
   }

@@ -66,4 +66,17 @@ public class TierFaultsTest {
     assertFalse(FaultCampaign.QUICK.contains("slow-volume"));
     assertFalse(FaultCampaign.QUICK.contains("ram-tier-full"));
   }
+
+  /** Every fault says whose behaviour it shows; the storms are in the full list, not quick. */
+  @Test
+  public void everyFaultNamesWhoseBehaviourItShows() {
+    for (String f : FaultCampaign.ALL) {
+      assertTrue(f + " has no shows entry", FaultCampaign.SHOWS.containsKey(f));
+    }
+    assertEquals(FaultCampaign.ALL.size(), FaultCampaign.SHOWS.size());
+    for (String f : FaultCampaign.STORMS) {
+      assertTrue(f, FaultCampaign.ALL.contains(f));
+      assertFalse(f, FaultCampaign.QUICK.contains(f));
+    }
+  }
 }
