@@ -1,5 +1,10 @@
 package io.strata.local;
 
+import io.strata.hbase.placement.FileKind;
+import io.strata.hbase.placement.PlacedFile;
+import io.strata.hbase.placement.PlacementReport;
+import io.strata.hbase.tiering.StoreEngines;
+import io.strata.hbase.tiering.TieredDateTieredStoreEngine;
 import io.strata.hbase.tiering.TieringKeys;
 import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.mover.FileMover;
@@ -23,6 +28,7 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Get;
@@ -30,10 +36,13 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine;
 import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionConfiguration;
+import org.apache.hadoop.hbase.regionserver.compactions.ExponentialCompactionWindowFactory;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
@@ -42,7 +51,9 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * The embedded cluster's demo workload, which leaves every kind of file behind: it writes rows
  * (memstore flushes, minor compactions), flushes, major-compacts, waits for HBase to archive the
  * compacted-away files, writes and flushes a tail (a flushed file next to the compacted one), and
- * rolls the WAL (a WAL in oldWALs). Then it reads a sample of rows back.
+ * rolls the WAL (a WAL in oldWALs). Then it reads a sample of rows back. Before that, a
+ * time-series table on the date-tiered engine gets samples of three ages and a major compaction,
+ * which leaves its files on three tiers by age ({@link #timeSeriesTable}).
  */
 public final class PlacementDemo {
   public static final TableName TABLE = TableName.valueOf("strata_demo");
@@ -63,6 +74,24 @@ public final class PlacementDemo {
   private final int rowsPerBatch;
   private final int reads;
   private final String compactionThreshold;
+
+  /**
+   * The time-series table: one family on the date-tiered engine whose major compaction writes
+   * one file per time window, each on its window's storage policy by age.
+   */
+  public static final TableName TIME_SERIES_TABLE = TableName.valueOf("strata_metrics");
+  public static final byte[] TIME_SERIES_FAMILY = Bytes.toBytes("m");
+  /** The time-series family's windows: hot up to a day old, warm up to a week, cold beyond. */
+  public static final long HOT_WINDOW_MS = TimeUnit.DAYS.toMillis(1);
+  public static final long WARM_WINDOW_MS = TimeUnit.DAYS.toMillis(7);
+  public static final String HOT_POLICY = "ALL_SSD";
+  public static final String WARM_POLICY = "ONE_SSD";
+  public static final String COLD_POLICY = "COLD";
+  /** The ages of the three groups of samples the demo writes: hot, warm and cold. */
+  static final long[] SAMPLE_AGES_MS =
+    { TimeUnit.MINUTES.toMillis(10), TimeUnit.DAYS.toMillis(3), TimeUnit.DAYS.toMillis(30) };
+  private static final int SAMPLES_PER_AGE = 2000;
+  private static final int SAMPLE_BYTES = 256;
 
   private long rowsWritten;
   private long archivedAtNanos;
@@ -109,6 +138,7 @@ public final class PlacementDemo {
   public Outcome run() throws IOException {
     Admin admin = hbase.connection().getAdmin();
     createTable(admin);
+    timeSeries(admin);
     LatencyRecorder writes = new LatencyRecorder("put");
     long mainRows = Math.max(rowsPerBatch, dataBytes / valueBytes);
     step("writing %d rows of %d bytes (%d MiB)", mainRows, valueBytes, mainRows * valueBytes >> 20);
@@ -116,7 +146,7 @@ public final class PlacementDemo {
     step("flushing %s", TABLE);
     admin.flush(TABLE);
     step("major-compacting %s", TABLE);
-    majorCompact(admin);
+    majorCompact(admin, TABLE);
     step("waiting for HBase to archive the compacted-away files");
     waitForArchive();
     long tailRows = Math.max(rowsPerBatch, mainRows / 8);
@@ -149,6 +179,125 @@ public final class PlacementDemo {
       // One region: a split would leave reference files and a parent region to clean up.
       .setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName())
       .build());
+  }
+
+  /**
+   * The time-series family: samples 10 minutes, 3 days and 30 days old (explicit cell
+   * timestamps), one flush, one major compaction. The date-tiered engine writes one output per
+   * time window and, with upstream's window storage policies on, each on its window's policy:
+   * the hot window's on SSD, the warm one's on SSD and DISK, the cold one's on ARCHIVE. With
+   * {@code --upstream} the family runs upstream's date-tiered engine without window policies,
+   * the baseline that places nothing.
+   */
+  private void timeSeries(Admin admin) throws IOException {
+    boolean strata = hbase.dfs().config().tieredPlacement();
+    if (admin.tableExists(TIME_SERIES_TABLE)) {
+      admin.disableTable(TIME_SERIES_TABLE);
+      admin.deleteTable(TIME_SERIES_TABLE);
+    }
+    admin.createTable(TableDescriptorBuilder.newBuilder(TIME_SERIES_TABLE)
+      .setColumnFamily(timeSeriesFamily(strata))
+      .setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName())
+      .build());
+    step("writing %d samples of %d bytes to %s, %d each %s old", SAMPLES_PER_AGE
+      * SAMPLE_AGES_MS.length, SAMPLE_BYTES, TIME_SERIES_TABLE, SAMPLES_PER_AGE,
+      "10 minutes, 3 days and 30 days");
+    long now = System.currentTimeMillis();
+    Random random = new Random(7);
+    try (Table table = hbase.connection().getTable(TIME_SERIES_TABLE)) {
+      for (int a = 0; a < SAMPLE_AGES_MS.length; a++) {
+        List<Put> batch = new ArrayList<>(SAMPLES_PER_AGE);
+        for (int i = 0; i < SAMPLES_PER_AGE; i++) {
+          byte[] value = new byte[SAMPLE_BYTES];
+          random.nextBytes(value);
+          // one timestamp per group (one series per row): a group never straddles two windows
+          long ts = now - SAMPLE_AGES_MS[a];
+          batch.add(new Put(Bytes.toBytes(String.format(Locale.ROOT, "cpu.host%04d/%013d", i,
+            ts))).addColumn(TIME_SERIES_FAMILY, QUALIFIER, ts, value));
+        }
+        table.put(batch);
+      }
+    }
+    admin.flush(TIME_SERIES_TABLE);
+    step("major-compacting %s (one output per time window)", TIME_SERIES_TABLE);
+    majorCompact(admin, TIME_SERIES_TABLE);
+  }
+
+  /**
+   * The time-series family: Strata's date-tiered engine with upstream's window storage policies
+   * (HBASE-24289): hot windows (up to a day old) on ALL_SSD, warm (up to a week) on ONE_SSD,
+   * older on COLD. Windows start at an hour and grow fourfold per tier, so that each group of
+   * samples falls in a window of its own age class.
+   */
+  static ColumnFamilyDescriptor timeSeriesFamily(boolean strata) {
+    ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(TIME_SERIES_FAMILY)
+      .setConfiguration(StoreEngines.KEY, strata ? TieredDateTieredStoreEngine.class.getName()
+        : DateTieredStoreEngine.class.getName())
+      .setConfiguration(ExponentialCompactionWindowFactory.BASE_WINDOW_MILLIS_KEY,
+        Long.toString(TimeUnit.HOURS.toMillis(1)))
+      .setConfiguration(ExponentialCompactionWindowFactory.WINDOWS_PER_TIER_KEY, "4");
+    if (strata) {
+      b.setConfiguration(CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true")
+        .setConfiguration(CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY,
+          Long.toString(HOT_WINDOW_MS))
+        .setConfiguration(CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY,
+          HOT_POLICY)
+        .setConfiguration(CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY,
+          Long.toString(WARM_WINDOW_MS))
+        .setConfiguration(CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY,
+          WARM_POLICY)
+        .setConfiguration(CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY,
+          COLD_POLICY);
+    }
+    return b.build();
+  }
+
+  /**
+   * The time-series family's store files from a report: kind, size, replicas per storage type,
+   * age of the newest cell, and the policy chosen with its rule; oldest first.
+   */
+  public static String timeSeriesTable(PlacementReport report) {
+    String family = TIME_SERIES_TABLE.getNameAsString() + "/" + Bytes.toString(TIME_SERIES_FAMILY);
+    List<PlacedFile> files = timeSeriesFiles(report);
+    files.sort((a, b) -> Long.compare(b.ageMs() == null ? -1 : b.ageMs(),
+      a.ageMs() == null ? -1 : a.ageMs()));
+    StringBuilder sb = new StringBuilder();
+    sb.append("Time-series family ").append(family).append(" (engine ")
+      .append(report.familyEngines().get(family)).append("): store files, oldest first\n");
+    sb.append(String.format(Locale.ROOT, "  %-10s %9s %10s  %-22s %-8s %s%n", "kind", "bytes",
+      "age", "replicas", "policy", "rule"));
+    String engine = report.familyEngines().get(family);
+    boolean places = engine != null && StoreEngines.places(engine);
+    for (PlacedFile f : files) {
+      boolean ruled = places && f.rule() != null;
+      sb.append(String.format(Locale.ROOT, "  %-10s %9d %10s  %-22s %-8s %s%n",
+        f.kind().jsonName(), f.bytes(), f.ageMs() == null ? "-" : age(f.ageMs()),
+        f.replicas(), ruled ? f.rule().policy() : "-",
+        ruled ? f.rule().rule() : "Strata's placement off for this engine"));
+    }
+    return sb.toString();
+  }
+
+  /** The time-series family's live store files (flushed or compacted) in a report. */
+  public static List<PlacedFile> timeSeriesFiles(PlacementReport report) {
+    String dir = "/data/default/" + TIME_SERIES_TABLE.getNameAsString() + "/";
+    String familyDir = "/" + Bytes.toString(TIME_SERIES_FAMILY) + "/";
+    List<PlacedFile> files = new ArrayList<>();
+    for (PlacedFile f : report.files()) {
+      String p = f.path();
+      if ((f.kind() == FileKind.FLUSHED || f.kind() == FileKind.COMPACTED) && p.contains(dir)
+        && !p.contains("/archive/") && p.contains(familyDir)) {
+        files.add(f);
+      }
+    }
+    return files;
+  }
+
+  private static String age(long ms) {
+    if (ms < TimeUnit.HOURS.toMillis(2)) {
+      return String.format(Locale.ROOT, "%.0f min", ms / 60_000.0);
+    }
+    return String.format(Locale.ROOT, "%.1f d", ms / (double) TimeUnit.DAYS.toMillis(1));
   }
 
   private void write(long firstRow, long rows, LatencyRecorder latency) throws IOException {
@@ -184,17 +333,17 @@ public final class PlacementDemo {
     return Bytes.toBytes(String.format(Locale.ROOT, "row%012d", row));
   }
 
-  private List<HRegion> regions() {
+  private List<HRegion> regions(TableName table) {
     List<HRegion> regions = new ArrayList<>();
     for (int i = 0; i < hbase.regionServerCount(); i++) {
-      regions.addAll(hbase.regionServer(i).getRegions(TABLE));
+      regions.addAll(hbase.regionServer(i).getRegions(table));
     }
     return regions;
   }
 
-  private Set<Path> storeFiles() {
+  private Set<Path> storeFiles(TableName table) {
     Set<Path> files = new HashSet<>();
-    for (HRegion region : regions()) {
+    for (HRegion region : regions(table)) {
       for (HStore store : region.getStores()) {
         for (HStoreFile f : store.getStorefiles()) {
           files.add(f.getPath());
@@ -209,33 +358,38 @@ public final class PlacementDemo {
    * request that meets a running minor compaction of the same store can be dropped; it is made
    * again once the table is idle.
    */
-  private void majorCompact(Admin admin) throws IOException {
-    Set<Path> before = storeFiles();
+  private void majorCompact(Admin admin, TableName table) throws IOException {
+    Set<Path> before = storeFiles(table);
     long deadline = System.currentTimeMillis() + WAIT_MS;
     long lastRequest = 0;
     while (true) {
-      Set<Path> now = storeFiles();
-      boolean idle = admin.getCompactionState(TABLE) == CompactionState.NONE;
+      Set<Path> now = storeFiles(table);
+      boolean idle = admin.getCompactionState(table) == CompactionState.NONE;
       if (idle && !now.isEmpty() && now.stream().noneMatch(before::contains)) {
         return;
       }
       if (idle && System.currentTimeMillis() - lastRequest > 5_000) {
-        admin.majorCompact(TABLE);
+        admin.majorCompact(table);
         lastRequest = System.currentTimeMillis();
       }
-      sleepUntil(deadline, "the major compaction of " + TABLE);
+      sleepUntil(deadline, "the major compaction of " + table);
     }
   }
 
+  /** Waits until HBase archived the compacted-away files of both tables. */
   private void waitForArchive() throws IOException {
     Path rootDir = hbase.rootDir();
-    Path archive = HFileArchiveUtil.getTableArchivePath(rootDir, TABLE);
     FileSystem fs = rootDir.getFileSystem(hbase.configuration());
     long deadline = System.currentTimeMillis() + WAIT_MS;
     while (true) {
-      boolean compactedLeft = regions().stream().flatMap(r -> r.getStores().stream())
-        .anyMatch(s -> s.getCompactedFilesCount() > 0);
-      if (!compactedLeft && fs.exists(archive)) {
+      boolean compactedLeft = false;
+      boolean archived = true;
+      for (TableName table : new TableName[] { TABLE, TIME_SERIES_TABLE }) {
+        compactedLeft |= regions(table).stream().flatMap(r -> r.getStores().stream())
+          .anyMatch(s -> s.getCompactedFilesCount() > 0);
+        archived &= fs.exists(HFileArchiveUtil.getTableArchivePath(rootDir, table));
+      }
+      if (!compactedLeft && archived) {
         archivedAtNanos = System.nanoTime();
         return;
       }
@@ -285,6 +439,7 @@ public final class PlacementDemo {
     DistributedFileSystem dfs = (DistributedFileSystem) fs;
     List<Path> moved = new ArrayList<>();
     for (Path dir : new Path[] { HFileArchiveUtil.getTableArchivePath(hbase.rootDir(), TABLE),
+      HFileArchiveUtil.getTableArchivePath(hbase.rootDir(), TIME_SERIES_TABLE),
       new Path(hbase.rootDir(), HConstants.HREGION_OLDLOGDIR_NAME) }) {
       RemoteIterator<LocatedFileStatus> it = dfs.listFiles(dir, true);
       while (it.hasNext()) {

@@ -124,6 +124,8 @@ public final class StrataLocal {
     out.print(report.toTable());
     out.print(report.policiesTable());
     out.println();
+    out.print(PlacementDemo.timeSeriesTable(report));
+    out.println();
     out.println("Workload (client-side, one thread, batches of 100 Puts; single Gets)");
     out.println(outcome.writes.summary());
     out.println(outcome.reads.summary());
@@ -152,7 +154,8 @@ public final class StrataLocal {
 
   private static void writeJson(File file, PlacementReport report, PlacementDemo.Outcome outcome,
     TieredDfsCluster dfs) throws IOException {
-    ObjectNode doc = report.toJson();
+    // with every file (its kind, replicas, age and the rule behind its policy)
+    ObjectNode doc = report.toJson(true);
     ObjectNode cluster = doc.putObject("cluster");
     cluster.put("hdfs", dfs.uri().toString());
     cluster.put("datanodes", dfs.config().dataNodes());

@@ -8,7 +8,10 @@ import io.strata.hbase.placement.KindStats;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementReport;
 import io.strata.hbase.placement.PlacementScanner;
+import io.strata.hbase.tiering.TieredDateTieredStoreEngine;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +26,8 @@ import org.junit.Test;
  * The embedded cluster with HBase on the tiered HDFS and Strata's placement runs the demo: the
  * placement report sees every kind of file, each on its tier (live WAL one replica on NVDIMM and
  * two on SSD, oldWAL on DISK, flushed on SSD, small compaction on SSD, large on DISK, archived on
- * ARCHIVE), and no row is lost.
+ * ARCHIVE), and no row is lost; the time-series family's files sit on three tiers by age (its
+ * cold window's on ARCHIVE, the warm one's on SSD and DISK, the hot one's on SSD).
  */
 public class EmbeddedClusterDemoIT {
 
@@ -90,6 +94,27 @@ public class EmbeddedClusterDemoIT {
         }
       }
       assertTrue(outcome.placementLagSeconds < 60);
+
+      // The time-series family: one major-compacted file per time window, on three tiers by
+      // age (cold on ARCHIVE, warm on SSD and DISK, hot on SSD), each by its window's rule.
+      String timeSeries = PlacementDemo.timeSeriesTable(report);
+      System.out.print(timeSeries);
+      assertEquals(TieredDateTieredStoreEngine.class.getName(),
+        report.familyEngines().get("strata_metrics/m"));
+      List<PlacedFile> ts = PlacementDemo.timeSeriesFiles(report);
+      ts.sort((a, b) -> Long.compare(b.ageMs(), a.ageMs()));
+      List<String> tiers = new ArrayList<>();
+      for (PlacedFile f : ts) {
+        tiers.add(f.kind().jsonName() + " " + f.replicas().keySet() + " " + f.rule().policy()
+          + " " + f.rule().rule().replaceAll("^(date-tiered window \\w+) .*", "$1"));
+      }
+      assertEquals(timeSeries, List.of(
+        "compacted [ARCHIVE] COLD date-tiered window cold",
+        "compacted [SSD, DISK] ONE_SSD date-tiered window warm",
+        "compacted [SSD] ALL_SSD date-tiered window hot"), tiers);
+      assertTrue(timeSeries, ts.get(0).ageMs() >= 30 * 86_400_000L
+        && ts.get(1).ageMs() >= 3 * 86_400_000L && ts.get(1).ageMs() < 4 * 86_400_000L
+        && ts.get(2).ageMs() < 3_600_000L);
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementReport;
@@ -31,6 +32,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionConfiguration;
+import org.apache.hadoop.hbase.regionserver.compactions.ExponentialCompactionWindowFactory;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
@@ -47,7 +49,9 @@ import org.junit.Test;
  * {@link TieredDateTieredStoreEngine} gets its flushed file on ALL_SSD (every replica on SSD) as
  * a default family does, its major compaction output on Strata's compaction policy, or on
  * upstream's window policy when the family enables date-tiered storage policies; a family on
- * {@link TieredStripeStoreEngine} gets its flushed file on ALL_SSD too.
+ * {@link TieredStripeStoreEngine} gets its flushed file on ALL_SSD too. A date-tiered family
+ * with hot, warm and cold window policies gets each window's compaction output on its window
+ * policy's storage types.
  */
 public class StoreEnginesIT {
   private static final String TIERED_DATE = TieredDateTieredStoreEngine.class.getName();
@@ -243,5 +247,99 @@ public class StoreEnginesIT {
     assertTrue(out, !out.contains("queued compacted"));
     assertEquals(List.of("ONE_SSD " + EnumSet.of(StorageType.SSD, StorageType.DISK)),
       placement(table, "tdtw", FileKind.COMPACTED));
+  }
+
+  /**
+   * A date-tiered family with upstream's window storage policies whose data spans the hot, warm
+   * and cold windows: one flush of cells 10 minutes, 3 days and 30 days old, then a major
+   * compaction, which writes one output per window. Each output's replicas sit on its window
+   * policy's storage types (hot ALL_SSD: SSD; warm ONE_SSD: one SSD, two DISK; cold COLD:
+   * ARCHIVE), and the report names the family's engine and, per file, its age and the window
+   * rule behind its policy.
+   */
+  @Test(timeout = 300_000)
+  public void dateTieredWindowsPlaceHotWarmAndColdFilesOnTheirTiers() throws Exception {
+    TableName table = TableName.valueOf("windows");
+    long hour = 3_600_000L;
+    long day = 24 * hour;
+    CLUSTER.hbase().connection().getAdmin().createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(family("ts", StoreEngines.KEY, TIERED_DATE,
+        CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true",
+        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, Long.toString(day),
+        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "ALL_SSD",
+        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, Long.toString(7 * day),
+        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
+        CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "COLD",
+        // hour-long windows growing fourfold per tier: the 3-day-old cells' window starts
+        // less than a week ago (warm), the 30-day-old cells are in the oldest output (cold)
+        ExponentialCompactionWindowFactory.BASE_WINDOW_MILLIS_KEY, Long.toString(hour),
+        ExponentialCompactionWindowFactory.WINDOWS_PER_TIER_KEY, "4"))
+      .build());
+    long now = System.currentTimeMillis();
+    long[] ages = { 10 * 60_000L, 3 * day, 30 * day };
+    try (Table t = CLUSTER.hbase().connection().getTable(table)) {
+      List<Put> puts = new ArrayList<>();
+      for (long age : ages) {
+        for (int i = 0; i < 300; i++) {
+          // one timestamp per age: each group falls in exactly one window
+          puts.add(new Put(Bytes.toBytes(String.format("s%04d-%d", i, age)))
+            .addColumn(Bytes.toBytes("ts"), Bytes.toBytes("q"), now - age, new byte[512]));
+        }
+      }
+      t.put(puts);
+    }
+    CLUSTER.hbase().connection().getAdmin().flush(table);
+    assertEquals(List.of("ALL_SSD " + EnumSet.of(StorageType.SSD)),
+      placement(table, "ts", FileKind.FLUSHED));
+
+    CLUSTER.hbase().connection().getAdmin().majorCompact(table, Bytes.toBytes("ts"));
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (files(table, "ts", FileKind.COMPACTED).size() != 3
+      || !files(table, "ts", FileKind.FLUSHED).isEmpty()) {
+      assertTrue("the major compaction of 'ts' did not leave three window outputs within 120 s: "
+        + files(table, "ts", FileKind.COMPACTED).size() + " compacted, "
+        + files(table, "ts", FileKind.FLUSHED).size() + " flushed",
+        System.currentTimeMillis() < deadline);
+      Thread.sleep(500);
+    }
+
+    // Oldest first: cold, warm, hot. Policy and replica types of each window's output.
+    List<PlacedFile> outputs = files(table, "ts", FileKind.COMPACTED);
+    outputs.sort((a, b) -> Long.compare(b.ageMs(), a.ageMs()));
+    List<String> got = new ArrayList<>();
+    for (PlacedFile f : outputs) {
+      got.add(CLUSTER.dfs().fileSystem().getStoragePolicy(new Path(f.path())).getName() + " "
+        + EnumSet.copyOf(f.replicas().keySet()));
+    }
+    assertEquals(List.of("COLD " + EnumSet.of(StorageType.ARCHIVE),
+      "ONE_SSD " + EnumSet.of(StorageType.SSD, StorageType.DISK),
+      "ALL_SSD " + EnumSet.of(StorageType.SSD)), got);
+    // ONE_SSD: one replica per block on SSD, the other two on DISK
+    PlacedFile warm = outputs.get(1);
+    assertEquals(warm.replicas().toString(), 2 * warm.replicas().get(StorageType.SSD),
+      (long) warm.replicas().get(StorageType.DISK));
+
+    // The report's JSON: the family's engine; per file its age and the window rule.
+    JsonNode json = report().toJson(true);
+    assertEquals(TIERED_DATE, json.get("families").get("windows/ts").get("engine").asText());
+    String[] windows = { "cold", "warm", "hot" };
+    String[] policies = { "COLD", "ONE_SSD", "ALL_SSD" };
+    int seen = 0;
+    for (JsonNode f : json.get("files")) {
+      for (int w = 0; w < outputs.size(); w++) {
+        if (!f.get("path").asText().equals(outputs.get(w).path())) {
+          continue;
+        }
+        seen++;
+        long ageMs = f.get("age_ms").asLong();
+        assertTrue(f.toString(), ageMs >= ages[2 - w] && ageMs < ages[2 - w] + 600_000);
+        assertEquals(f.toString(), policies[w], f.get("policy").asText());
+        String rule = f.get("rule").asText();
+        assertTrue(f.toString(), rule.startsWith("date-tiered window " + windows[w] + " ")
+          && rule.contains("hbase.hstore.compaction.date.tiered." + windows[w]
+            + ".window.storage.policy"));
+      }
+    }
+    assertEquals(json.get("files").toString(), 3, seen);
   }
 }

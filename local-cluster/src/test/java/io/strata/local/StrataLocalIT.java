@@ -46,6 +46,21 @@ public class StrataLocalIT {
         || (replicas.size() == 1 && replicas.has("DISK")));
     }
     assertTrue(kinds.get("archived").get("replicas").get("DISK").asLong() > 0);
+    // The time-series family, on upstream's date-tiered engine here: its section in the console
+    // report, and in the JSON its three window outputs (one per age), each with its age.
+    assertTrue(out, out.contains("Time-series family strata_metrics/m (engine "
+      + "org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine)"));
+    assertEquals("org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine",
+      doc.get("families").get("strata_metrics/m").get("engine").asText());
+    int windows = 0;
+    for (JsonNode f : doc.get("files")) {
+      if (f.get("path").asText().contains("/data/default/strata_metrics/")
+        && "compacted".equals(f.get("kind").asText())) {
+        windows++;
+        assertTrue(f.toString(), f.get("age_ms").asLong() > 0);
+      }
+    }
+    assertEquals(doc.get("files").toString(), 3, windows);
     assertEquals("upstream", doc.get("cluster").get("placement").asText());
     assertEquals(100, doc.get("workload").get("rows_read_back").asLong());
     assertTrue(doc.get("workload").get("put").get("latency_us_p50").asLong() > 0);
