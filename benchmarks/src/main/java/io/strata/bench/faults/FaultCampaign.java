@@ -57,10 +57,10 @@ public final class FaultCampaign {
     "stop-datanode", "partition-host", "slow-volume", "ram-tier-full", "malformed-rpc",
     "reboot-host", "power-loss", "kill-meta-regionserver", "kill-regionservers",
     "rolling-restart-regionservers", "lose-regionserver", "region-storm",
-    "flush-compaction-storm", "alter-under-load");
+    "flush-compaction-storm", "alter-under-load", "snapshot-clone-cold");
   /** The faults that are operations on the table under load ({@link AdminStorms}). */
   static final List<String> STORMS = List.of("region-storm", "flush-compaction-storm",
-    "alter-under-load");
+    "alter-under-load", "snapshot-clone-cold");
   /**
    * Whose behaviour each fault's recovery shows: HBase's (its own failover, Strata only has to
    * stay out of the way), HDFS's, or Strata's (its own daemons, tiers or transport).
@@ -76,7 +76,8 @@ public final class FaultCampaign {
     Map.entry("power-loss", "Strata"), Map.entry("kill-meta-regionserver", "HBase"),
     Map.entry("kill-regionservers", "HBase"), Map.entry("rolling-restart-regionservers", "HBase"),
     Map.entry("lose-regionserver", "HBase"), Map.entry("region-storm", "HBase"),
-    Map.entry("flush-compaction-storm", "Strata"), Map.entry("alter-under-load", "Strata"));
+    Map.entry("flush-compaction-storm", "Strata"), Map.entry("alter-under-load", "Strata"),
+    Map.entry("snapshot-clone-cold", "Strata"));
   /** The WAL storage policy's key (upstream's). */
   static final String WAL_POLICY_KEY = "hbase.wal.storage.policy";
   /** The key that accepts every replica of a live WAL on the RAM tier (ALL_NVDIMM). */
@@ -459,6 +460,8 @@ public final class FaultCampaign {
         storms.regionStorm(OUTAGE_S, observed);
       } else if (fault.equals("flush-compaction-storm")) {
         storms.flushCompactionStorm(OUTAGE_S, observed);
+      } else if (fault.equals("snapshot-clone-cold")) {
+        snapshotCloneCold(load, conn, dfs, conf, observed);
       } else {
         storms.alterUnderLoad(OUTAGE_S, observed);
       }
@@ -537,6 +540,9 @@ public final class FaultCampaign {
       if (fault.equals("alter-under-load")) {
         settled &= observed.path("invalid_alter_refused").asBoolean()
           && observed.path("restored").asBoolean();
+      }
+      if (fault.equals("snapshot-clone-cold")) {
+        settled &= observed.path("clone_verified").asBoolean();
       }
     }
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
@@ -1263,6 +1269,84 @@ public final class FaultCampaign {
       Thread.sleep(2000);
     }
     return -1;
+  }
+
+  /**
+   * {@code snapshot-clone-cold}: the writes acknowledged so far noted, the table snapshotted
+   * under load, then major-compacted, so that every file the snapshot holds is archived (and
+   * Strata places archived files on the archive policy, COLD by default); once they are placed,
+   * the snapshot is cloned into a new table, which then reads every noted write from those
+   * archived files: each must be there with its value. The clone and the snapshot are deleted.
+   */
+  private void snapshotCloneCold(VerifyingLoad load, Connection conn, DistributedFileSystem dfs,
+    Configuration conf, ObjectNode observed) throws Exception {
+    TableName table = TableName.valueOf("strata_chaos");
+    String stamp = Long.toString(System.currentTimeMillis(), 36);
+    String snapshot = "strata_chaos_snap_" + stamp;
+    TableName clone = TableName.valueOf("strata_chaos_clone_" + stamp);
+    Map<String, Ledger.Expected> before = load.acknowledgedNow();
+    observed.put("snapshot", snapshot);
+    observed.put("acked_before_snapshot", before.size());
+    try (Admin admin = conn.getAdmin()) {
+      long t0 = System.nanoTime();
+      admin.snapshot(snapshot, table);
+      observed.put("snapshot_s", (System.nanoTime() - t0) / 1e9);
+      try {
+        t0 = System.nanoTime();
+        admin.majorCompact(table);
+        // The request returns at once; the compactions end when the state is NONE again.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(s.placementS());
+        Thread.sleep(2000);
+        while (admin.getCompactionState(table) != org.apache.hadoop.hbase.client.CompactionState.NONE
+          && System.nanoTime() < until) {
+          Thread.sleep(1000);
+        }
+        observed.put("major_compaction_s", (System.nanoTime() - t0) / 1e9);
+        // The archived files on their policy's types before the clone reads them.
+        double placed = placementConverged(conn, dfs, conf);
+        observed.put("archive_placed_s", placed);
+        Path archive = new Path(new Path(conf.get(HConstants.HBASE_DIR)),
+          "archive/data/default/strata_chaos");
+        int archived = 0;
+        int onArchive = 0;
+        org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files =
+          dfs.listFiles(archive, true);
+        while (files.hasNext()) {
+          org.apache.hadoop.fs.LocatedFileStatus f = files.next();
+          archived++;
+          boolean all = f.getBlockLocations().length > 0;
+          for (org.apache.hadoop.fs.BlockLocation b : f.getBlockLocations()) {
+            for (org.apache.hadoop.fs.StorageType t : b.getStorageTypes()) {
+              all &= t == org.apache.hadoop.fs.StorageType.ARCHIVE;
+            }
+          }
+          onArchive += all ? 1 : 0;
+        }
+        observed.put("archived_files", archived);
+        observed.put("archived_files_all_on_archive", onArchive);
+        t0 = System.nanoTime();
+        admin.cloneSnapshot(snapshot, clone);
+        observed.put("clone_s", (System.nanoTime() - t0) / 1e9);
+        Ledger.Verdict v = load.verifyIn(clone, before, VerifyingLoad.VERIFY_PATIENCE_S);
+        observed.put("clone_checked", v.checked());
+        observed.put("clone_lost", v.lost());
+        observed.put("clone_duplicated", v.duplicated());
+        observed.put("clone_unreadable", v.unreadable());
+        v.examples().forEach(observed.withArray("clone_problems")::add);
+        observed.put("clone_verified", v.lost() == 0 && v.duplicated() == 0
+          && v.unreadable() == 0 && v.checked() == before.size() && placed >= 0);
+        out.printf(Locale.ROOT, "snapshot-clone-cold: %d writes acknowledged before the snapshot; "
+          + "%d archived files (%d with every replica on ARCHIVE); the clone read %d of them "
+          + "back, lost %d, unreadable %d%n", before.size(), archived, onArchive, v.checked(),
+          v.lost(), v.unreadable());
+      } finally {
+        if (admin.tableExists(clone)) {
+          admin.disableTable(clone);
+          admin.deleteTable(clone);
+        }
+        admin.deleteSnapshot(snapshot);
+      }
+    }
   }
 
   /** Seconds until no region of the cluster is in transition, or -1 after recoverS. */

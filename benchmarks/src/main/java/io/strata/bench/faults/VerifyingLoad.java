@@ -368,11 +368,35 @@ final class VerifyingLoad implements Closeable {
    * checked.
    */
   Ledger.Verdict verify(int patienceS) throws IOException {
-    Map<String, Ledger.Expected> snapshot = new java.util.HashMap<>(writes);
+    return verify(table, new java.util.HashMap<>(writes), patienceS);
+  }
+
+  /**
+   * The writes acknowledged so far (not the ambiguous ones): each must be in a snapshot of the
+   * table taken from now on, with its value.
+   */
+  Map<String, Ledger.Expected> acknowledgedNow() {
+    Map<String, Ledger.Expected> acked = new java.util.HashMap<>();
+    writes.forEach((row, e) -> {
+      if (!e.ambiguous()) {
+        acked.put(row, e);
+      }
+    });
+    return acked;
+  }
+
+  /** Reads {@code expected} back from {@code in} (a clone of the table, say): the same ledger. */
+  Ledger.Verdict verifyIn(TableName in, Map<String, Ledger.Expected> expected, int patienceS)
+    throws IOException {
+    return verify(in, expected, patienceS);
+  }
+
+  private Ledger.Verdict verify(TableName source, Map<String, Ledger.Expected> snapshot,
+    int patienceS) throws IOException {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(patienceS);
     Ledger.Tally tally = new Ledger.Tally();
     String lastFailure = null;
-    try (Table t = connection.getTable(table)) {
+    try (Table t = connection.getTable(source)) {
       List<String> pending = new ArrayList<>(snapshot.keySet());
       while (true) {
         List<String> failed = new ArrayList<>();
