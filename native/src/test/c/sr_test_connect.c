@@ -252,9 +252,13 @@ int t_connect_setup_cost(void) {
     sr_ep_close(ep);
     int closed = tep_wait(t, &t->closed, 1, 5000);
     sr_ep_release(ep);
-    tep_free(t);
+    /* on_released (the teardown, after the peer's answer) may come after the release: t is
+     * the callback's user pointer and must outlive it. Not released: t is left allocated. */
+    int released = closed && tep_wait(t, &t->released, 1, 10000);
+    if (released) tep_free(t);
     CHECK(ok, "connect %d: the server's endpoint never opened", i);
     CHECK(closed, "connect %d: no on_close after sr_ep_close", i);
+    CHECK(released, "connect %d: no on_released within 10 s of on_close", i);
   }
   qsort(ns, N, sizeof ns[0], cmp_u64);
   uint64_t sum = 0;

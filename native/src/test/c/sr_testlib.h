@@ -74,6 +74,9 @@ static tep *tep_new(tnode *n, int mode) {
   return t;
 }
 
+/* Frees a test endpoint's state: only once no callback can reach it any more, that is after its
+ * context was stopped, or after its on_released (which the runtime calls after on_close, even
+ * after the user's sr_ep_release). */
 static void tep_free(tep *t) {
   if (!t) return;
   pthread_mutex_destroy(&t->m);
