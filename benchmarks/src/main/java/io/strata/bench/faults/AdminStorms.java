@@ -227,8 +227,8 @@ final class AdminStorms {
       observed.get("restore_s").asDouble());
   }
 
-  /** Regions in transition now, or -1 when the master cannot say. */
-  int regionsInTransition() {
+  /** Regions in transition on the cluster now, or -1 when the master cannot say. */
+  static int regionsInTransition(Connection conn) {
     try (Admin admin = conn.getAdmin()) {
       ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(
         ClusterMetrics.Option.REGIONS_IN_TRANSITION));

@@ -1327,7 +1327,7 @@ public final class FaultCampaign {
         t0 = System.nanoTime();
         admin.cloneSnapshot(snapshot, clone);
         observed.put("clone_s", (System.nanoTime() - t0) / 1e9);
-        Ledger.Verdict v = load.verifyIn(clone, before, VerifyingLoad.VERIFY_PATIENCE_S);
+        Ledger.Verdict v = load.verify(clone, before, VerifyingLoad.VERIFY_PATIENCE_S);
         observed.put("clone_checked", v.checked());
         observed.put("clone_lost", v.lost());
         observed.put("clone_duplicated", v.duplicated());
@@ -1351,11 +1351,10 @@ public final class FaultCampaign {
 
   /** Seconds until no region of the cluster is in transition, or -1 after recoverS. */
   private double regionsSettled(Connection conn) throws InterruptedException {
-    AdminStorms storms = new AdminStorms(conn, TableName.valueOf("strata_chaos"), out);
     long start = System.nanoTime();
     long deadline = start + TimeUnit.SECONDS.toNanos(s.recoverS());
     while (System.nanoTime() < deadline) {
-      if (storms.regionsInTransition() == 0) {
+      if (AdminStorms.regionsInTransition(conn) == 0) {
         return (System.nanoTime() - start) / 1e9;
       }
       Thread.sleep(1000);

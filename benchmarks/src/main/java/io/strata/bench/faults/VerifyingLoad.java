@@ -385,13 +385,11 @@ final class VerifyingLoad implements Closeable {
     return acked;
   }
 
-  /** Reads {@code expected} back from {@code in} (a clone of the table, say): the same ledger. */
-  Ledger.Verdict verifyIn(TableName in, Map<String, Ledger.Expected> expected, int patienceS)
-    throws IOException {
-    return verify(in, expected, patienceS);
-  }
-
-  private Ledger.Verdict verify(TableName source, Map<String, Ledger.Expected> snapshot,
+  /**
+   * Reads {@code snapshot}'s rows back from {@code source} (this load's table, or a clone of it)
+   * into one ledger.
+   */
+  Ledger.Verdict verify(TableName source, Map<String, Ledger.Expected> snapshot,
     int patienceS) throws IOException {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(patienceS);
     Ledger.Tally tally = new Ledger.Tally();
