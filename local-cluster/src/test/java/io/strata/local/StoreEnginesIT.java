@@ -342,4 +342,41 @@ public class StoreEnginesIT {
     }
     assertEquals(json.get("files").toString(), 3, seen);
   }
+
+  /**
+   * A major compaction of a date-tiered family whose cells are all recent keeps them on the hot
+   * window's policy. Upstream keys the oldest output's window {@code Long.MIN_VALUE} and gives it
+   * the cold window's policy whatever its age, which would rewrite fresh data onto ARCHIVE;
+   * Strata's date-tiered compaction policy gives it the policy of its oldest cell's age, as the
+   * placement report judges it.
+   */
+  @Test(timeout = 300_000)
+  public void majorCompactionOfRecentCellsStaysOnTheHotWindowsPolicy() throws Exception {
+    TableName table = TableName.valueOf("recent_windows");
+    long day = 86_400_000L;
+    CLUSTER.hbase().connection().getAdmin().createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(family("ts", StoreEngines.KEY, TIERED_DATE,
+        CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true",
+        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, Long.toString(day),
+        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "ALL_SSD",
+        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, Long.toString(7 * day),
+        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
+        CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "COLD"))
+      .build());
+    writeAndFlush(table, "ts");
+    writeAndFlush(table, "ts");
+    majorCompactAndWait(table, "ts");
+    assertEquals("one output of cells written a moment ago: on the hot window's policy, not on "
+      + "the cold one upstream gives a major compaction's oldest output",
+      List.of("ALL_SSD " + EnumSet.of(StorageType.SSD)),
+      placement(table, "ts", FileKind.COMPACTED));
+    JsonNode json = report().toJson(true);
+    for (JsonNode f : json.get("files")) {
+      if (f.get("path").asText().contains("/recent_windows/")
+        && "compacted".equals(f.get("kind").asText())) {
+        assertEquals(f.toString(), "ALL_SSD", f.get("policy").asText());
+        assertTrue(f.toString(), f.get("rule").asText().startsWith("date-tiered window hot "));
+      }
+    }
+  }
 }

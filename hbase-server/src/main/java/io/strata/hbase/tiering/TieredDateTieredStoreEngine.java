@@ -11,6 +11,7 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 
 /**
  * HBase's date-tiered store engine ({@code DateTieredStoreEngine}) with Strata's placement
@@ -22,11 +23,24 @@ import org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine;
  * and that policy is kept; otherwise Strata's small or large compaction policy by input size.
  * Enable it per family (or table) with {@code hbase.hstore.engine.class} set to this class and
  * the date-tiered compaction keys as for upstream's engine.
+ *
+ * <p>Its compaction policy is {@link TieredDateTieredCompactionPolicy} (upstream's, with a major
+ * compaction's oldest output placed by its data's age rather than always on the cold window's
+ * policy) unless the family names one in {@code hbase.hstore.defaultengine.compactionpolicy.class}.
  */
 public class TieredDateTieredStoreEngine extends DateTieredStoreEngine
   implements PlacingStoreEngine {
   /** The placement of this store's files; shared with Strata's other engines. */
   private final StorePlacement placement = new StorePlacement(this, super::createWriter);
+
+  @Override
+  protected void createCompactionPolicy(Configuration conf, HStore store) throws IOException {
+    if (conf.get(DefaultStoreEngine.DEFAULT_COMPACTION_POLICY_CLASS_KEY) != null) {
+      super.createCompactionPolicy(conf, store); // the family's own choice
+      return;
+    }
+    compactionPolicy = new TieredDateTieredCompactionPolicy(conf, store);
+  }
 
   @Override
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator)
