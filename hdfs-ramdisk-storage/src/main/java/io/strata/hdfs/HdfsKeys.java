@@ -43,6 +43,29 @@ public final class HdfsKeys {
   }
 
   /**
+   * The directory in HDFS where RegionServers publish the progress of their age chores
+   * ({@link io.strata.hdfs.tiermover.ReplacementReport}), read for the tier mover's status.
+   * A RegionServer writes to {@link #AGING_REPORTS_SUBDIR} under its {@code hbase.rootdir}; the
+   * default matches a root of {@code /hbase}, set this key when the cluster's root is elsewhere.
+   * Reading it needs the access the tier mover has anyway (an HDFS superuser, for inotify).
+   */
+  public static final String TIERMOVER_AGING_DIR = "strata.tiermover.aging.dir";
+  public static final String TIERMOVER_AGING_DIR_DEFAULT = "/hbase/.strata/aging";
+
+  /** Where under {@code hbase.rootdir} a RegionServer publishes its age chore's progress. */
+  public static final String AGING_REPORTS_SUBDIR = ".strata/aging";
+
+  /** {@link #TIERMOVER_AGING_DIR}; must be an absolute path. */
+  public static String tierMoverAgingDir(Configuration conf) {
+    String dir = conf.getTrimmed(TIERMOVER_AGING_DIR, TIERMOVER_AGING_DIR_DEFAULT);
+    if (!dir.startsWith("/")) {
+      throw new IllegalArgumentException(TIERMOVER_AGING_DIR + " '" + dir
+        + "' is not an absolute path");
+    }
+    return dir;
+  }
+
+  /**
    * Milliseconds between a rename and the tier mover's first look at the file, so a storage
    * policy set right after the rename (as HBase does when it archives) is the one enforced.
    * Default 1000.

@@ -1,6 +1,7 @@
 package io.strata.local;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -13,6 +14,8 @@ import io.strata.hbase.tiering.MigrateTool;
 import io.strata.hbase.tiering.TieredStoreEngine;
 import io.strata.hbase.tiering.TieringKeys;
 import io.strata.hbase.tiering.TieringMetrics;
+import io.strata.hdfs.tiermover.TierMover;
+import io.strata.hdfs.tiermover.TierMoverStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -127,6 +130,29 @@ public class AgeTieringIT {
     assertTrue(old.ageMs() + " ms", old.ageMs() >= 30 * DAY_MS);
     assertTrue(young.ageMs() + " ms", young.ageMs() < DAY_MS);
     assertTrue(TieringMetrics.count("aged", "COLD", "files") >= 1);
+
+    // The tier mover's status shows the RegionServer's re-placement by age (its report under
+    // hbase.rootdir, read at most every few seconds): one file handed over, none pending.
+    TierMover tierMover = CLUSTER.dfs().tierMover();
+    assertNotNull("the test cluster runs a tier mover", tierMover);
+    long statusDeadline = System.currentTimeMillis() + 30_000;
+    TierMoverStatus.Aging aging = tierMover.status().aging();
+    while (aging.replacedFiles() < 1 || aging.pendingFiles() != 0) {
+      if (System.currentTimeMillis() > statusDeadline) {
+        fail("the tier mover's status does not show the re-placement by age 30 s after the file "
+          + "reached ARCHIVE: " + aging + "; status line: " + tierMover.status());
+      }
+      Thread.sleep(500);
+      aging = tierMover.status().aging();
+    }
+    assertEquals(aging.toString(), 1, aging.sources());
+    assertEquals(aging.toString(), 0, aging.stale());
+    assertEquals(aging.toString(), 0, aging.failures());
+    assertTrue(aging.toString(), aging.replacedBytes() >= old.bytes());
+    JsonNode status = tierMover.status().toJson();
+    assertTrue(status.toString(), status.get("aging").get("replaced_files").asLong() >= 1);
+    assertTrue(tierMover.status().toString(), tierMover.status().toString().contains(
+      "re-placed by age, 0 (0 bytes) pending"));
 
     // The report: each file's age and rule, the family's engine and age rule.
     JsonNode json = report().toJson(true);

@@ -1,5 +1,7 @@
 package io.strata.hbase.tiering;
 
+import io.strata.hdfs.HdfsKeys;
+import io.strata.hdfs.tiermover.ReplacementReport;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hbase.ChoreService;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.ScheduledChore;
 import org.apache.hadoop.hbase.Stoppable;
 import org.slf4j.Logger;
@@ -49,8 +52,12 @@ import org.slf4j.LoggerFactory;
  * satisfier again.
  *
  * <p>Progress: {@link TieringMetrics} ({@code aged.<POLICY>.files|bytes} re-placed,
- * {@code aged.pending.files|bytes} waiting after the last pass, {@code aged.failures}), and one
- * INFO line per pass that re-placed or failed something.
+ * {@code aged.pending.files|bytes} waiting after the last pass, {@code aged.failures}), one
+ * INFO line per pass that re-placed or failed something, and a {@link ReplacementReport}
+ * published after every pass under {@code hbase.rootdir} ({@link HdfsKeys#AGING_REPORTS_SUBDIR}),
+ * which the tier mover reads for the {@code aging} part of its status: one status then shows
+ * the moves of renamed files and of aged ones. A report that cannot be written is logged once
+ * and written again at the next pass; it never holds up a re-placement.
  *
  * <p>Thread-safety: stores register from their open threads into a concurrent set, never waiting
  * for a pass; a pass runs on the chore service's thread under the instance's lock; the JVM's
@@ -119,6 +126,57 @@ final class AgeMover extends ScheduledChore {
   private long lastPassMs;
   /** Files whose failure was logged, so that a retried failure is not logged every pass. */
   private final Set<Path> failedOnce = new HashSet<>();
+  /** Since this chore started: files and bytes handed to the satisfier, failed calls. */
+  private long replacedFiles;
+  private long replacedBytes;
+  private long failures;
+  /** Where the progress report goes, or null (unit tests: no report). */
+  private Publisher publisher;
+
+  /** Publishes the chore's progress for the tier mover's status. */
+  static final class Publisher {
+    private final FileSystem fs;
+    private final Path dir;
+    private final String name;
+    private final String source;
+    private boolean failing;
+
+    Publisher(FileSystem fs, Path dir, String name, String source) {
+      this.fs = fs;
+      this.dir = dir;
+      this.name = name;
+      this.source = source;
+    }
+
+    /** The JVM's publisher: {@code <hbase.rootdir>/.strata/aging/<host>-<pid>.json}. */
+    static Publisher of(Configuration conf) throws IOException {
+      Path root = new Path(conf.get(HConstants.HBASE_DIR));
+      String jvm = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+      int at = jvm.indexOf('@');
+      String pid = at > 0 ? jvm.substring(0, at) : jvm;
+      String host = at > 0 ? jvm.substring(at + 1) : "unknown";
+      return new Publisher(root.getFileSystem(conf), new Path(root, HdfsKeys.AGING_REPORTS_SUBDIR),
+        (host + "-" + pid).replaceAll("[^A-Za-z0-9._-]", "_"),
+        "age chore on " + host + " (pid " + pid + ")");
+    }
+
+    void publish(ReplacementReport r) {
+      try {
+        r.publish(fs, dir, name);
+        if (failing) {
+          LOG.info("Age chore: its progress report {} is written again", new Path(dir, name));
+        }
+        failing = false;
+      } catch (IOException | RuntimeException e) {
+        if (!failing) {
+          LOG.warn("Age chore: cannot write its progress report to {} ({}); the tier mover's "
+            + "status shows its last report until the next pass writes it (logged once)", dir,
+            e.toString());
+        }
+        failing = true;
+      }
+    }
+  }
 
   /** A chore not scheduled anywhere: {@link #chore} is run by hand (unit tests). */
   AgeMover(long intervalMs, long bytesPerSecond) {
@@ -154,6 +212,13 @@ final class AgeMover extends ScheduledChore {
           return;
         }
         instance = m;
+        try {
+          m.publisher = Publisher.of(conf);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Age chore: no progress report for the tier mover's status ({}): cannot reach "
+            + "the file system of {}; aged files are re-placed all the same", e.toString(),
+            conf.get(HConstants.HBASE_DIR));
+        }
         LOG.info("Age chore started by store {}: every {} ms, at most {} bytes/s handed to the "
           + "Storage Policy Satisfier ({}, {})", store.name(), m.intervalMs, m.bytesPerSecond,
           TieringKeys.AGE_INTERVAL_MS, TieringKeys.AGE_BYTES_PER_SECOND);
@@ -215,6 +280,13 @@ final class AgeMover extends ScheduledChore {
     }
     failedOnce.retainAll(current);
     TieringMetrics.agedPending(pendingFiles, pendingBytes);
+    replacedFiles += moved;
+    replacedBytes += movedBytes;
+    failures += failed;
+    if (publisher != null) {
+      publisher.publish(new ReplacementReport(publisher.source, now, intervalMs, replacedFiles,
+        replacedBytes, pendingFiles, pendingBytes, failures));
+    }
     if (moved > 0 || failed > 0) {
       LOG.info("Age chore: re-placed {} aged store files ({} bytes) and asked the Storage Policy "
         + "Satisfier to move them (per store: {}); {} files ({} bytes) pending, {} of them after "

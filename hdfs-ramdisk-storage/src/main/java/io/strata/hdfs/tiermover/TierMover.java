@@ -47,12 +47,17 @@ public final class TierMover implements Closeable {
   private final StateSaver saver;
   private final RenameFollower follower;
   private volatile boolean running = true;
+  private final org.apache.hadoop.fs.Path agingDir;
+  /** The last sum of the RegionServers' aging reports, and when it was read (status threads). */
+  private TierMoverStatus.Aging aging = TierMoverStatus.Aging.NONE;
+  private long agingReadMs = Long.MIN_VALUE;
   private final Thread events;
   private final Thread checker;
 
   private TierMover(DistributedFileSystem dfs, TierMoverSettings settings,
     java.nio.file.Path stateFile, TierMoverState state, SatisfierHealth health) {
     this.dfs = dfs;
+    this.agingDir = new org.apache.hadoop.fs.Path(settings.agingDir());
     this.satisfier = new SatisfierWatch(health, dfs.getUri(), settings.noProgressMs());
     this.queue = new PendingChecks(dfs, settings, this::running, this::stateChanged, satisfier);
     this.saver = new StateSaver(stateFile, queue, this::txid);
@@ -134,7 +139,33 @@ public final class TierMover implements Closeable {
     TierMoverStatus.Queue q = queue.queue();
     return new TierMoverStatus(follower.position(), queue.files(follower.renames()), q,
       new TierMoverStatus.Lags(queue.moveLag(), follower.eventLag()), follower.gaps(),
-      saver.status(), satisfier.last());
+      saver.status(), satisfier.last(), aging());
+  }
+
+  /** How often the aging reports are read again: status is asked for often, they change less. */
+  static final long AGING_READ_INTERVAL_MS = 5_000;
+
+  /**
+   * The RegionServers' age chores as they last reported ({@link ReplacementReport}), read from
+   * {@link HdfsKeys#TIERMOVER_AGING_DIR} at most every {@link #AGING_READ_INTERVAL_MS}. A failed
+   * read keeps the last sum and says why; it does not stop the tier mover.
+   */
+  private synchronized TierMoverStatus.Aging aging() {
+    long now = System.currentTimeMillis();
+    if (agingReadMs != Long.MIN_VALUE && now - agingReadMs < AGING_READ_INTERVAL_MS) {
+      return aging;
+    }
+    agingReadMs = now;
+    try {
+      aging = TierMoverStatus.Aging.of(ReplacementReport.readAll(dfs, agingDir), now);
+    } catch (IOException | RuntimeException e) {
+      if (aging.error() == null) {
+        LOG.warn("Tier mover: cannot read the RegionServers' aging reports in {} ({}); the "
+          + "status keeps their last sum until they can be read", agingDir, e.toString());
+      }
+      aging = aging.failed(e.toString());
+    }
+    return aging;
   }
 
   /**

@@ -55,7 +55,11 @@ public final class TierMoverMetrics implements MetricsSource {
         s.files().failed())
       .addCounter(Interns.info("Renames", "rename events read"), s.files().renames())
       .addCounter(Interns.info("Gaps", "gaps in the edits (purged before they were read)"),
-        s.gaps().count());
+        s.gaps().count())
+      .addGauge(Interns.info("AgedReplacedFiles", "store files RegionServers' age chores handed "
+        + "to the satisfier, as they last reported"), s.aging().replacedFiles())
+      .addGauge(Interns.info("AgedPendingFiles", "store files due for re-placement by age not "
+        + "handed over yet, on RegionServers still reporting"), s.aging().pendingFiles());
   }
 
   /** Whether a value grew at each of the last samples taken at least a period apart. */

@@ -21,6 +21,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param noProgressMs   requests without any file reaching its tier before that is reported
  * @param spsJournalDir  the satisfier's journal of the files it holds, read to tell a stale
  *                       "being satisfied" mark from a held one
+ * @param agingDir       where RegionServers publish their age chores' progress
  */
 final class TierMoverSettings {
   private final List<String> followed;
@@ -34,10 +35,11 @@ final class TierMoverSettings {
   private final long saveIntervalMs;
   private final long noProgressMs;
   private final String spsJournalDir;
+  private final String agingDir;
 
   TierMoverSettings(List<String> followed, long settleMs, long checkMs, long checkMaxMs,
     long rerequestMs, long giveUpMs, long recheckMs, int maxQueued, long saveIntervalMs,
-    long noProgressMs, String spsJournalDir) {
+    long noProgressMs, String spsJournalDir, String agingDir) {
     this.followed = followed;
     this.settleMs = settleMs;
     this.checkMs = checkMs;
@@ -49,6 +51,7 @@ final class TierMoverSettings {
     this.saveIntervalMs = saveIntervalMs;
     this.noProgressMs = noProgressMs;
     this.spsJournalDir = spsJournalDir;
+    this.agingDir = agingDir;
   }
 
   public List<String> followed() {
@@ -95,6 +98,10 @@ final class TierMoverSettings {
     return spsJournalDir;
   }
 
+  public String agingDir() {
+    return agingDir;
+  }
+
   /** @throws IllegalArgumentException naming the key, for a value out of range */
   static TierMoverSettings from(Configuration conf) {
     // In this order, so that of several bad values the same one is reported as always.
@@ -109,12 +116,17 @@ final class TierMoverSettings {
     int maxQueued = HdfsKeys.tierMoverMaxQueued(conf);
     List<String> followed = HdfsKeys.tierMoverPaths(conf);
     String spsJournalDir = HdfsKeys.spsJournalDir(conf);
+    String agingDir = HdfsKeys.tierMoverAgingDir(conf);
     return new TierMoverSettings(followed, settleMs, checkMs, checkMaxMs, rerequestMs, giveUpMs,
-      recheckMs, maxQueued, saveIntervalMs, noProgressMs, spsJournalDir);
+      recheckMs, maxQueued, saveIntervalMs, noProgressMs, spsJournalDir, agingDir);
   }
 
   /** Whether renames into {@code path} are followed. */
   boolean follows(String path) {
+    if (path.equals(agingDir) || path.startsWith(agingDir.endsWith("/") ? agingDir
+      : agingDir + "/")) {
+      return false; // the RegionServers' aging reports, each replaced by a rename at every pass
+    }
     for (String p : followed) {
       if (p.equals("/") || path.equals(p) || path.startsWith(p.endsWith("/") ? p : p + "/")) {
         return true;
@@ -141,13 +153,14 @@ final class TierMoverSettings {
       && recheckMs == o.recheckMs
       && maxQueued == o.maxQueued
       && saveIntervalMs == o.saveIntervalMs
-      && noProgressMs == o.noProgressMs && Objects.equals(spsJournalDir, o.spsJournalDir);
+      && noProgressMs == o.noProgressMs && Objects.equals(spsJournalDir, o.spsJournalDir)
+      && Objects.equals(agingDir, o.agingDir);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(followed, settleMs, checkMs, checkMaxMs, rerequestMs, giveUpMs, recheckMs,
-      maxQueued, saveIntervalMs, noProgressMs, spsJournalDir);
+      maxQueued, saveIntervalMs, noProgressMs, spsJournalDir, agingDir);
   }
 
   @Override
@@ -156,6 +169,6 @@ final class TierMoverSettings {
       ", checkMs=" + checkMs + ", checkMaxMs=" + checkMaxMs + ", rerequestMs=" + rerequestMs +
       ", giveUpMs=" + giveUpMs + ", recheckMs=" + recheckMs + ", maxQueued=" + maxQueued +
       ", saveIntervalMs=" + saveIntervalMs + ", noProgressMs=" + noProgressMs
-      + ", spsJournalDir=" + spsJournalDir + "]";
+      + ", spsJournalDir=" + spsJournalDir + ", agingDir=" + agingDir + "]";
   }
 }

@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param gaps      edits purged by the NameNode before they were read
  * @param saves     the state file's saves
  * @param satisfier the Storage Policy Satisfier as last seen, null before the first look
+ * @param aging     the RegionServers' age chores, as they last reported
  */
 public final class TierMoverStatus {
   private final Position position;
@@ -26,9 +27,10 @@ public final class TierMoverStatus {
   private final Gaps gaps;
   private final Saves saves;
   private final SatisfierStatus satisfier;
+  private final Aging aging;
 
   public TierMoverStatus(Position position, Files files, Queue queue, Lags lags, Gaps gaps,
-    Saves saves, SatisfierStatus satisfier) {
+    Saves saves, SatisfierStatus satisfier, Aging aging) {
     this.position = position;
     this.files = files;
     this.queue = queue;
@@ -36,6 +38,7 @@ public final class TierMoverStatus {
     this.gaps = gaps;
     this.saves = saves;
     this.satisfier = satisfier;
+    this.aging = aging;
   }
 
   public Position position() {
@@ -64,6 +67,138 @@ public final class TierMoverStatus {
 
   public SatisfierStatus satisfier() {
     return satisfier;
+  }
+
+  public Aging aging() {
+    return aging;
+  }
+
+  /**
+   * Re-placements by age that RegionServers hand to the satisfier ({@link ReplacementReport}):
+   * the sum over the reports found. Files and bytes re-placed and failures count since each
+   * RegionServer started, the stopped ones included; pending counts only live RegionServers.
+   *
+   * @param sources       reports found
+   * @param stale         of them, from RegionServers that stopped reporting
+   *                      ({@link ReplacementReport#staleAt})
+   * @param replacedFiles files handed to the satisfier
+   * @param replacedBytes their bytes
+   * @param pendingFiles  files due but not handed over yet (rate bound or a failed call)
+   * @param pendingBytes  their bytes
+   * @param failures      failed calls to the NameNode
+   * @param error         why the reports could not be read, or null
+   */
+  public static final class Aging {
+    public static final Aging NONE = new Aging(0, 0, 0, 0, 0, 0, 0, null);
+
+    private final int sources;
+    private final int stale;
+    private final long replacedFiles;
+    private final long replacedBytes;
+    private final long pendingFiles;
+    private final long pendingBytes;
+    private final long failures;
+    private final String error;
+
+    public Aging(int sources, int stale, long replacedFiles, long replacedBytes,
+      long pendingFiles, long pendingBytes, long failures, String error) {
+      this.sources = sources;
+      this.stale = stale;
+      this.replacedFiles = replacedFiles;
+      this.replacedBytes = replacedBytes;
+      this.pendingFiles = pendingFiles;
+      this.pendingBytes = pendingBytes;
+      this.failures = failures;
+      this.error = error;
+    }
+
+    /** The sum of {@code reports} at {@code nowMs}. */
+    public static Aging of(java.util.List<ReplacementReport> reports, long nowMs) {
+      int stale = 0;
+      long rf = 0;
+      long rb = 0;
+      long pf = 0;
+      long pb = 0;
+      long fl = 0;
+      for (ReplacementReport r : reports) {
+        rf += r.replacedFiles();
+        rb += r.replacedBytes();
+        fl += r.failures();
+        if (r.staleAt(nowMs)) {
+          stale++;
+        } else {
+          pf += r.pendingFiles();
+          pb += r.pendingBytes();
+        }
+      }
+      return new Aging(reports.size(), stale, rf, rb, pf, pb, fl, null);
+    }
+
+    /** The last sum, with why a later read failed. */
+    public Aging failed(String why) {
+      return new Aging(sources, stale, replacedFiles, replacedBytes, pendingFiles, pendingBytes,
+        failures, why);
+    }
+
+    public int sources() {
+      return sources;
+    }
+
+    public int stale() {
+      return stale;
+    }
+
+    public long replacedFiles() {
+      return replacedFiles;
+    }
+
+    public long replacedBytes() {
+      return replacedBytes;
+    }
+
+    public long pendingFiles() {
+      return pendingFiles;
+    }
+
+    public long pendingBytes() {
+      return pendingBytes;
+    }
+
+    public long failures() {
+      return failures;
+    }
+
+    public String error() {
+      return error;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (this == other) {
+        return true;
+      }
+      if (!(other instanceof Aging)) {
+        return false;
+      }
+      Aging o = (Aging) other;
+      return sources == o.sources && stale == o.stale && replacedFiles == o.replacedFiles
+        && replacedBytes == o.replacedBytes && pendingFiles == o.pendingFiles
+        && pendingBytes == o.pendingBytes && failures == o.failures
+        && Objects.equals(error, o.error);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(sources, stale, replacedFiles, replacedBytes, pendingFiles,
+        pendingBytes, failures, error);
+    }
+
+    @Override
+    public String toString() {
+      return "Aging[sources=" + sources + ", stale=" + stale + ", replacedFiles=" + replacedFiles
+        + ", replacedBytes=" + replacedBytes + ", pendingFiles=" + pendingFiles
+        + ", pendingBytes=" + pendingBytes + ", failures=" + failures + ", error=" + error + "]";
+    }
   }
 
   /**
@@ -446,6 +581,19 @@ public final class TierMoverStatus {
     } else {
       n.set("satisfier", satisfier.toJson());
     }
+    ObjectNode a = n.putObject("aging");
+    a.put("region_servers", aging.sources());
+    a.put("region_servers_stopped", aging.stale());
+    a.put("replaced_files", aging.replacedFiles());
+    a.put("replaced_bytes", aging.replacedBytes());
+    a.put("pending_files", aging.pendingFiles());
+    a.put("pending_bytes", aging.pendingBytes());
+    a.put("failures", aging.failures());
+    if (aging.error() == null) {
+      a.putNull("error");
+    } else {
+      a.put("error", aging.error());
+    }
     return n;
   }
 
@@ -468,6 +616,15 @@ public final class TierMoverStatus {
       moveLag.max());
     if (satisfier != null && (!satisfier.running() || satisfier.restarts() > 0)) {
       line += "; Storage Policy Satisfier " + satisfier;
+    }
+    if (aging.sources() > 0 || aging.error() != null) {
+      line += String.format(Locale.ROOT, "; aging: %d files (%d bytes) re-placed by age, %d "
+        + "(%d bytes) pending, %d failed calls, from %d RegionServers (%d stopped reporting)",
+        aging.replacedFiles(), aging.replacedBytes(), aging.pendingFiles(), aging.pendingBytes(),
+        aging.failures(), aging.sources(), aging.stale());
+      if (aging.error() != null) {
+        line += " (reports unreadable now: " + aging.error() + ")";
+      }
     }
     if (gaps.count() > 0) {
       line += String.format(Locale.ROOT, "; LOST %d transactions in %d gaps (last: "
@@ -493,11 +650,12 @@ public final class TierMoverStatus {
       && Objects.equals(lags, o.lags)
       && Objects.equals(gaps, o.gaps)
       && Objects.equals(saves, o.saves)
-      && Objects.equals(satisfier, o.satisfier);
+      && Objects.equals(satisfier, o.satisfier)
+      && Objects.equals(aging, o.aging);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(position, files, queue, lags, gaps, saves, satisfier);
+    return Objects.hash(position, files, queue, lags, gaps, saves, satisfier, aging);
   }
 }
