@@ -10,6 +10,7 @@ import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementReport;
 import io.strata.hbase.placement.PlacementScanner;
 import io.strata.hbase.tiering.StoreEngines;
+import io.strata.hbase.tiering.TieringKeys;
 import io.strata.hbase.tiering.TieredDateTieredStoreEngine;
 import io.strata.hbase.tiering.TieredStoreEngine;
 import io.strata.hbase.tiering.TieredStripeStoreEngine;
@@ -375,6 +376,46 @@ public class StoreEnginesIT {
       if (f.get("path").asText().contains("/recent_windows/")
         && "compacted".equals(f.get("kind").asText())) {
         assertEquals(f.toString(), "ALL_SSD", f.get("policy").asText());
+        assertTrue(f.toString(), f.get("rule").asText().startsWith("date-tiered window hot "));
+      }
+    }
+  }
+
+  /**
+   * The documented precedence on a tiered date-tiered family with upstream's window policies
+   * and Strata's own keys on the same family: the window policy HBase chooses for a compaction
+   * output wins over the family's {@code strata.compaction.*} keys, the family's
+   * {@code strata.flush.storage.policy} still places its flushes, and the report names the rule
+   * that decided each file.
+   */
+  @Test(timeout = 300_000)
+  public void windowPoliciesDecideCompactionOutputsAndStrataKeysTheRest() throws Exception {
+    TableName table = TableName.valueOf("windows_and_keys");
+    long day = 86_400_000L;
+    CLUSTER.hbase().connection().getAdmin().createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(family("ts", StoreEngines.KEY, TIERED_DATE,
+        CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true",
+        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, Long.toString(day),
+        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "HOT",
+        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, Long.toString(7 * day),
+        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
+        CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "COLD",
+        TieringKeys.FLUSH_POLICY, "ONE_SSD",
+        TieringKeys.COMPACTION_SMALL_POLICY, "ALL_SSD",
+        TieringKeys.COMPACTION_LARGE_POLICY, "ALL_SSD"))
+      .build());
+    writeAndFlush(table, "ts");
+    assertEquals("the family's strata.flush.storage.policy places its flush",
+      List.of("ONE_SSD " + EnumSet.of(StorageType.SSD, StorageType.DISK)),
+      placement(table, "ts", FileKind.FLUSHED));
+    writeAndFlush(table, "ts");
+    majorCompactAndWait(table, "ts");
+    assertEquals("the hot window's HOT wins over the family's strata.compaction keys (ALL_SSD)",
+      List.of("HOT " + EnumSet.of(StorageType.DISK)), placement(table, "ts", FileKind.COMPACTED));
+    for (JsonNode f : report().toJson(true).get("files")) {
+      if (f.get("path").asText().contains("/windows_and_keys/")
+        && "compacted".equals(f.get("kind").asText())) {
+        assertEquals(f.toString(), "HOT", f.get("policy").asText());
         assertTrue(f.toString(), f.get("rule").asText().startsWith("date-tiered window hot "));
       }
     }
