@@ -85,6 +85,7 @@ public final class AdaptationManager {
       }
     }
     boolean fromRam = facts.nodeRamBytes() > 0 && frac != null;
-    return new Recommendation(c, p.source(), x, heap, fromRam, presplit, out);
+    return new Recommendation(c, p.source(), x, heap, fromRam, presplit, out,
+      ClientThreads.advise(c, facts.liveServers()));
   }
 }

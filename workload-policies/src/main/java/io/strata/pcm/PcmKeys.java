@@ -167,6 +167,38 @@ public final class PcmKeys {
   }
 
   /**
+   * Whether applying a policy that pre-splits (BL: P = N x #RegionServers) re-splits a table that
+   * already exists with fewer regions, online, at quantiles of its own keys ({@link Resplit}).
+   * Default true. The key sample reads the table once on its RegionServers; regions split stay
+   * split on revert (merging them back would undo the parallelism the load got, not a setting).
+   */
+  public static final String RESPLIT_ENABLED = "strata.pcm.resplit.enabled";
+  public static final boolean RESPLIT_ENABLED_DEFAULT = true;
+
+  /** {@link #RESPLIT_ENABLED}; "true" or "false". */
+  public static boolean resplitEnabled(Configuration conf) {
+    String v = conf.getTrimmed(RESPLIT_ENABLED, Boolean.toString(RESPLIT_ENABLED_DEFAULT));
+    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(RESPLIT_ENABLED + " must be true or false, not '" + v
+        + "'");
+    }
+    return Boolean.parseBoolean(v);
+  }
+
+  /** Milliseconds a re-split may take in all, its splits and their retries. Default 300000. */
+  public static final String RESPLIT_TIMEOUT_MS = "strata.pcm.resplit.timeout.ms";
+  public static final long RESPLIT_TIMEOUT_MS_DEFAULT = 300_000;
+
+  /** {@link #RESPLIT_TIMEOUT_MS}; must be at least 1000. */
+  public static long resplitTimeoutMs(Configuration conf) {
+    long v = longValue(conf, RESPLIT_TIMEOUT_MS, RESPLIT_TIMEOUT_MS_DEFAULT);
+    if (v < 1000) {
+      throw new IllegalArgumentException(RESPLIT_TIMEOUT_MS + " must be at least 1000, not " + v);
+    }
+    return v;
+  }
+
+  /**
    * Consecutive failed rounds (the cluster's metrics unreadable, or a policy that could not be
    * applied) after which {@code strata pcm watch} stops with an error instead of retrying. Default
    * 30: five minutes at the default interval, longer than a master fail-over.

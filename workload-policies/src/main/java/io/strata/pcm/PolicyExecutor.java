@@ -48,9 +48,29 @@ public final class PolicyExecutor {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Admin admin;
+  private final boolean resplit;
+  private final long resplitTimeoutMs;
+  private Resplit.Outcome lastResplit;
 
+  /** An executor that re-splits as {@link PcmKeys}' defaults say. */
   public PolicyExecutor(Admin admin) {
+    this(admin, PcmKeys.RESPLIT_ENABLED_DEFAULT, PcmKeys.RESPLIT_TIMEOUT_MS_DEFAULT);
+  }
+
+  /**
+   * @param resplit          whether {@link #apply} re-splits an existing table into the regions
+   *                         a pre-splitting policy asks for ({@link PcmKeys#RESPLIT_ENABLED})
+   * @param resplitTimeoutMs how long that may take ({@link PcmKeys#RESPLIT_TIMEOUT_MS})
+   */
+  public PolicyExecutor(Admin admin, boolean resplit, long resplitTimeoutMs) {
     this.admin = admin;
+    this.resplit = resplit;
+    this.resplitTimeoutMs = resplitTimeoutMs;
+  }
+
+  /** What the last {@link #apply} re-split, or null when it did not try. */
+  public Resplit.Outcome lastResplit() {
+    return lastResplit;
   }
 
   /** What applying {@code rec} to {@code current} would change, and what it leaves to a restart. */
@@ -163,9 +183,23 @@ public final class PolicyExecutor {
 
   /**
    * Applies the plan's descriptor changes, first saving the values they replace to
-   * {@code revertFile}. Returns the descriptor HBase now holds.
+   * {@code revertFile}; then, for a policy that pre-splits (P regions) on a table with fewer,
+   * re-splits it online at quantiles of its keys ({@link Resplit}; off with
+   * {@link PcmKeys#RESPLIT_ENABLED}). Returns the descriptor HBase now holds.
    */
   public TableDescriptor apply(Plan plan, File revertFile) throws IOException {
+    TableDescriptor after = applyChanges(plan, revertFile);
+    lastResplit = null;
+    int regions = plan.recommendation().preSplitRegions();
+    if (resplit && regions > 1) {
+      // After the descriptor change: the split daughters open with the policy's values.
+      lastResplit = new Resplit(admin.getConnection()).toRegions(plan.table(), regions,
+        resplitTimeoutMs);
+    }
+    return after;
+  }
+
+  private TableDescriptor applyChanges(Plan plan, File revertFile) throws IOException {
     if (plan.changes().isEmpty()) {
       LOG.info("PCM {} on table {}: already in place, nothing to change",
         plan.recommendation().workload(), plan.table());

@@ -14,6 +14,7 @@ import java.util.Objects;
  *                        RegionServers' current heap, the host's memory being unknown)
  * @param preSplitRegions P = N x #RegionServers, 0 when the policy does not pre-split
  * @param settings        every setting, resolved to its value
+ * @param clientThreads   the concurrent client threads advised for the class (Fig. 3)
  */
 public final class Recommendation {
   private final WorkloadClass workload;
@@ -23,10 +24,13 @@ public final class Recommendation {
   private final boolean heapFromRam;
   private final int preSplitRegions;
   private final List<Setting> settings;
+  private final ClientThreads clientThreads;
 
   public Recommendation(WorkloadClass workload, String policySource, long x, long heapBytes,
-    boolean heapFromRam, int preSplitRegions, List<Setting> settings) {
+    boolean heapFromRam, int preSplitRegions, List<Setting> settings,
+    ClientThreads clientThreads) {
     settings = List.copyOf(settings);
+    this.clientThreads = java.util.Objects.requireNonNull(clientThreads, "clientThreads");
     this.workload = workload;
     this.policySource = policySource;
     this.x = x;
@@ -62,6 +66,10 @@ public final class Recommendation {
 
   public List<Setting> settings() {
     return settings;
+  }
+
+  public ClientThreads clientThreads() {
+    return clientThreads;
   }
 
   /**
@@ -151,19 +159,21 @@ public final class Recommendation {
       && heapBytes == o.heapBytes
       && heapFromRam == o.heapFromRam
       && preSplitRegions == o.preSplitRegions
-      && Objects.equals(settings, o.settings);
+      && Objects.equals(settings, o.settings)
+      && Objects.equals(clientThreads, o.clientThreads);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(workload, policySource, x, heapBytes, heapFromRam, preSplitRegions,
-      settings);
+      settings, clientThreads);
   }
 
   @Override
   public String toString() {
     return "Recommendation[workload=" + workload + ", policySource=" + policySource + ", x=" + x +
       ", heapBytes=" + heapBytes + ", heapFromRam=" + heapFromRam +
-      ", preSplitRegions=" + preSplitRegions + ", settings=" + settings + "]";
+      ", preSplitRegions=" + preSplitRegions + ", settings=" + settings + ", clientThreads="
+      + clientThreads + "]";
   }
 }

@@ -223,6 +223,63 @@ public class PcmOnlineIT {
   }
 
   /**
+   * {@code apply --class BL --execute} on a table that already holds data in one region: the
+   * policy's P regions (4 per RegionServer) are made online by splitting at quantiles of the
+   * table's own keys, so rows written with a skew (nine in ten under one prefix) end spread
+   * evenly over the regions, none lost; the report says what was split.
+   */
+  @Test
+  public void aLoadedTableIsResplitForBulkLoadAtItsOwnKeys() throws Exception {
+    TableName name = TableName.valueOf("pcm_resplit");
+    Admin admin = CLUSTER.hbase().connection().getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(name)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+    int rows = 20_000;
+    try (Table t = CLUSTER.hbase().connection().getTable(name)) {
+      List<Put> batch = new ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        // nine rows in ten under "a": evenly spaced split points would leave most in one region
+        String key = i % 10 == 9 ? String.format("z%08d", i) : String.format("a%08d", i);
+        batch.add(new Put(Bytes.toBytes(key)).addColumn(FAMILY, Bytes.toBytes("q"),
+          new byte[100]));
+        if (batch.size() == 1000) {
+          t.put(batch);
+          batch.clear();
+        }
+      }
+    }
+    admin.flush(name);
+    assertEquals(1, admin.getRegions(name).size());
+
+    File state = new File("target/pcm-it/" + System.nanoTime(), "state");
+    File json = new File(state.getParentFile(), "resplit.json");
+    Configuration conf = new Configuration(CLUSTER.hbase().configuration());
+    assertEquals(0, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
+      "--class", "BL", "--execute", "--state", state.getPath(), "--json", json.getPath() }, conf));
+
+    List<org.apache.hadoop.hbase.client.RegionInfo> regions = new ArrayList<>(
+      admin.getRegions(name));
+    assertEquals("BL: 4 regions per RegionServer, one RegionServer", 4, regions.size());
+    long total = 0;
+    for (org.apache.hadoop.hbase.client.RegionInfo r : regions) {
+      long n = 0;
+      try (Table t = CLUSTER.hbase().connection().getTable(name); ResultScanner sc = t.getScanner(
+        new Scan().withStartRow(r.getStartKey()).withStopRow(r.getEndKey())
+          .setFilter(new org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter()))) {
+        for (Result ignored : sc) {
+          n++;
+        }
+      }
+      total += n;
+      // a quarter each, within the sample's error
+      assertTrue(r.getRegionNameAsString() + " holds " + n + " of " + rows + " rows",
+        n > rows / 4 * 0.7 && n < rows / 4 * 1.3);
+    }
+    assertEquals(rows, total);
+    assertEquals(rows, count(name));
+  }
+
+  /**
    * Read loads on a loaded table whose regions PCM has not reopened: point reads are RO-Read and
    * range reads RO-Scan, told apart by the Get/Scan split from the RegionServer's /jmx.
    */

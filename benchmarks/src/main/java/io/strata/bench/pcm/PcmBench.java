@@ -533,7 +533,7 @@ public final class PcmBench {
         }
       }
       return new Recommendation(rec.workload(), rec.policySource(), rec.x(), rec.heapBytes(),
-        rec.heapFromRam(), rec.preSplitRegions(), out);
+        rec.heapFromRam(), rec.preSplitRegions(), out, rec.clientThreads());
     }
 
     WorkloadMonitor monitor(Admin admin, TableName t) {
