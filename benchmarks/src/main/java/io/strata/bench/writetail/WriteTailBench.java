@@ -326,7 +326,7 @@ public final class WriteTailBench {
     out.print(table(outcomes, run.offheap()));
     out.print(againstStudy(outcomes, run.offheap()));
     if (s.plot() != null) {
-      TimelinePlot.write(panels(outcomes), s.plot());
+      Timeline.plot(panels(outcomes), s.plot());
       out.println("latency over time plotted to " + s.plot());
     }
     if (cl.hasOption("json")) {
@@ -928,10 +928,10 @@ public final class WriteTailBench {
     return sb.append(System.lineSeparator()).toString();
   }
 
-  static List<TimelinePlot.Panel> panels(List<Outcome> outcomes) {
-    List<TimelinePlot.Panel> panels = new ArrayList<>();
+  static List<Timeline.Panel> panels(List<Outcome> outcomes) {
+    List<Timeline.Panel> panels = new ArrayList<>();
     for (Outcome o : outcomes) {
-      panels.add(new TimelinePlot.Panel(o.label(), o.timeline().buckets(), o.turnMarks(),
+      panels.add(new Timeline.Panel(o.label(), o.timeline().buckets(), o.turnMarks(),
         o.flushMarks(), o.gcMarks().stream().map(g -> g[0]).toList()));
     }
     return panels;
