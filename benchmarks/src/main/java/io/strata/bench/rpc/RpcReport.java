@@ -42,8 +42,9 @@ final class RpcReport {
   /** The console summary: the 1 KiB figures and the goals. */
   static String summary(JsonNode doc) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "1 KiB, one thread: Get p50 netty %.1f us, endpoint "
-      + "%.1f us (%.2fx); Put p50 netty %.1f us, endpoint %.1f us (%.2fx)%n",
+    String endpoint = "endpoint (" + transport(doc.path("run")) + ")";
+    b.append(String.format(Locale.ROOT, "1 KiB, one thread: Get p50 netty %.1f us, " + endpoint
+      + " %.1f us (%.2fx); Put p50 netty %.1f us, " + endpoint + " %.1f us (%.2fx)%n",
       doc.path(RpcBench.NETTY).path("get_us_p50").asDouble(),
       doc.path(RpcBench.RDMA).path("get_us_p50").asDouble(), doc.path("get_p50_ratio").asDouble(),
       doc.path(RpcBench.NETTY).path("put_us_p50").asDouble(),
@@ -70,7 +71,8 @@ final class RpcReport {
   static String markdown(JsonNode doc) {
     StringBuilder b = new StringBuilder();
     JsonNode run = doc.path("run");
-    b.append("# RDMA RPC: Strata's hybrid RPC against the paper\n\n");
+    b.append("# RDMA RPC: Strata's hybrid RPC (endpoint on the ").append(transport(run))
+      .append(" transport) against the paper\n\n");
     b.append("Produced by `").append(run.path("command").asText()).append("` (scale ")
       .append(run.path("scale").asText()).append(", ").append(run.path("cell_ms").asLong())
       .append(" ms per measurement after ").append(run.path("warmup_ms").asLong())
@@ -81,9 +83,8 @@ final class RpcReport {
       + "with RDMA over InfiniBand\", IPDPS 2012) measured UCR over InfiniBand QDR against "
       + "sockets over 1 GigE, 10 GigE and IPoIB, client and RegionServer on separate nodes. "
       + "Here client, RegionServer and HDFS share one JVM on a machine with "
-      + run.path("processors").asInt() + " processors, and the endpoint "
-      + "is the in-process loopback transport (no NIC; the verbs transport's figures come from "
-      + "the SoftRoCE guest, `benchmarks/results/rpc-verbs/`). The sockets are loopback TCP. "
+      + run.path("processors").asInt() + " processors, and the endpoint (`rdma` in "
+      + "results.json) " + endpoint(run) + ". The sockets are loopback TCP. "
       + "Microseconds do not compare across the two; the ratios endpoint/sockets do. CPU per "
       + "call is the whole process's (client, server, polling threads).\n\n");
 
@@ -203,6 +204,19 @@ final class RpcReport {
       a.path("rdma_unpolled").path("get_us_p99").asDouble()));
     b.append(BenchMonitor.markdown(doc));
     return b.toString();
+  }
+
+  /** The transport the endpoint path ran on; runs recorded before it was stored ran on loopback. */
+  static String transport(JsonNode run) {
+    return run.path("transport").asText("loopback");
+  }
+
+  /** What the endpoint path was: the in-process loopback unless the run was on verbs. */
+  static String endpoint(JsonNode run) {
+    String t = transport(run);
+    return "loopback".equals(t) ? "is the in-process loopback transport, not RDMA hardware (no "
+      + "NIC; the verbs transport's figures come from the SoftRoCE guest, "
+      + "`benchmarks/results/rpc-verbs/`)" : "is the " + t + " transport";
   }
 
   private static String us(JsonNode v) {
