@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.JvmCommand;
+import io.strata.bench.common.Median;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.writetail.MemStoreActivityObserver.Counts;
 import io.strata.cli.CommandLines;
@@ -22,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -173,8 +173,7 @@ public final class WriteTailBench {
       for (int i = 0; i < r.length; i++) {
         r[i] = micros(roundLatencyNanos.get(i), p) / micros(base.roundLatencyNanos.get(i), p);
       }
-      Arrays.sort(r);
-      return r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2;
+      return Median.of(r);
     }
   }
 
