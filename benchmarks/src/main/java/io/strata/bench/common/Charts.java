@@ -252,6 +252,7 @@ public final class Charts {
 
   /** Writes the chart to {@code png}, creating its directory. */
   public static void write(Chart<?, ?> chart, File png) throws IOException {
+    legend(chart);
     try (OutputStream out = create(png)) {
       BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
     }
@@ -259,6 +260,7 @@ public final class Charts {
 
   /** The charts one above another in one PNG; they all have the same size. */
   public static void writeStacked(List<XYChart> charts, File png) throws IOException {
+    charts.forEach(Charts::legend);
     try (OutputStream out = create(png)) {
       BitmapEncoder.saveBitmap(charts, charts.size(), 1, out, BitmapFormat.PNG);
     }
@@ -270,6 +272,16 @@ public final class Charts {
       Files.createDirectories(dir.toPath());
     }
     return Files.newOutputStream(png.toPath());
+  }
+
+  /** A legend too long for one line under the plot (some 130 characters) goes to its right. */
+  private static void legend(Chart<?, ?> chart) {
+    int chars = chart.getSeriesMap().values().stream().mapToInt(s -> s.getName().length() + 6)
+      .sum();
+    if (chars > 130) {
+      chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE)
+        .setLegendLayout(Styler.LegendLayout.Vertical);
+    }
   }
 
   private static void style(Styler s) {
