@@ -229,10 +229,10 @@ public final class Charts {
         // XChart draws no bar for null: a figure this run does not have.
         values.add(Double.isNaN(v) ? null : v);
       }
-      if (values.stream().allMatch(v -> v == null)) {
-        continue;
-      }
-      c.addSeries(s.name(), categories, values);
+      boolean none = values.stream().allMatch(v -> v == null);
+      // XChart can draw no series without a figure (nor a chart without a series): zeros.
+      c.addSeries(none ? s.name() + " (n/a)" : s.name(), categories,
+        none ? values.stream().map(v -> 0.0).toList() : values);
       colors.add(s.color());
     }
     c.getStyler().setSeriesColors(colors.toArray(new Color[0]));
