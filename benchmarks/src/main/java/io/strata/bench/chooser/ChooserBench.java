@@ -2,6 +2,7 @@ package io.strata.bench.chooser;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.Latencies;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
@@ -16,7 +17,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -220,19 +220,18 @@ public final class ChooserBench {
   /** Runs {@value #PROBE_SAMPLES} probes on each volume, one after the other. */
   private static ProbeCost probeCost(DataNode dn, Configuration conf) throws IOException {
     byte[] payload = new byte[HdfsKeys.chooserProbeBytes(conf)];
-    List<Double> ms = new ArrayList<>();
+    Latencies nanos = new Latencies();
     try (FsDatasetSpi.FsVolumeReferences refs = dn.getFSDataset().getFsVolumeReferences()) {
       for (FsVolumeSpi v : refs) {
         try (FsVolumeReference ref = v.obtainReference()) {
           for (int i = 0; i < PROBE_SAMPLES; i++) {
-            ms.add(LatencyProbe.run(ref.getVolume(), LatencyProbe.directory(v), payload) / 1e6);
+            nanos.record(LatencyProbe.run(ref.getVolume(), LatencyProbe.directory(v), payload));
           }
         }
       }
     }
-    double[] sorted = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return new ProbeCost(sorted.length, Arrays.stream(sorted).average().orElse(0),
-      sorted[sorted.length / 2], sorted[sorted.length - 1]);
+    return new ProbeCost((int) nanos.count(), nanos.mean() / 1e6, nanos.percentile(50) / 1e6,
+      nanos.max() / 1e6);
   }
 
   private static List<Path> write(DistributedFileSystem fs, String dir, int count, Settings s,

@@ -2,12 +2,12 @@ package io.strata.bench.dnlocks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.Latencies;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.testing.OneDataNodeCluster;
 import io.strata.hdfs.testing.SlowVolumes;
-import io.strata.metrics.Percentiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -441,10 +441,11 @@ public final class DnLocksWorkload {
     if (firstError != null) {
       l.put("first_error", firstError.toString());
     }
-    long[] fastWaits = concat(r.get(FAST, CREATE_RBW).waits(), r.get(FAST, FINALIZE).waits());
-    l.put("fast_wait_ms_p99", OpSamples.ms(Percentiles.nearestRank(fastWaits,
-      fastWaits.length, 99)));
-    l.put("fast_wait_ms_max", OpSamples.ms(OpSamples.max(fastWaits, fastWaits.length)));
+    Latencies fastWaits = new Latencies();
+    r.get(FAST, CREATE_RBW).addWaitsTo(fastWaits);
+    r.get(FAST, FINALIZE).addWaitsTo(fastWaits);
+    l.put("fast_wait_ms_p99", OpSamples.ms(fastWaits.percentile(99)));
+    l.put("fast_wait_ms_max", OpSamples.ms(fastWaits.max()));
     ObjectNode ops = l.putObject("ops");
     r.byVolume.forEach((volume, byOp) -> {
       ObjectNode v = ops.putObject(volume);
@@ -461,12 +462,5 @@ public final class DnLocksWorkload {
       });
     });
     return l;
-  }
-
-  private static long[] concat(long[] a, long[] b) {
-    long[] all = new long[a.length + b.length];
-    System.arraycopy(a, 0, all, 0, a.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
   }
 }

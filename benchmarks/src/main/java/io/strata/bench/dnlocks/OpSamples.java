@@ -1,40 +1,32 @@
 package io.strata.bench.dnlocks;
 
-import io.strata.metrics.Percentiles;
-import java.util.Arrays;
+import io.strata.bench.common.Latencies;
 
 /**
  * Wait and exec times of one kind of dataset operation (e.g. createRbw on the fast volume), in
  * nanoseconds, from all the threads that run it.
  */
 final class OpSamples {
-  private long[] waits = new long[1024];
-  private long[] execs = new long[1024];
-  private int count;
+  private final Latencies waits = new Latencies();
+  private final Latencies execs = new Latencies();
 
   synchronized void add(long waitNanos, long execNanos) {
-    if (count == waits.length) {
-      waits = Arrays.copyOf(waits, count * 2);
-      execs = Arrays.copyOf(execs, count * 2);
-    }
-    waits[count] = waitNanos;
-    execs[count] = execNanos;
-    count++;
+    waits.record(waitNanos);
+    execs.record(execNanos);
   }
 
-  synchronized int count() {
-    return count;
+  synchronized long count() {
+    return waits.count();
   }
 
-  synchronized long[] waits() {
-    return Arrays.copyOf(waits, count);
+  /** The wait times, merged into {@code into}. */
+  synchronized void addWaitsTo(Latencies into) {
+    into.add(waits);
   }
 
   synchronized Summary summary() {
-    return new Summary(count, ms(Percentiles.nearestRank(waits, count, 50)),
-      ms(Percentiles.nearestRank(waits, count, 99)), ms(max(waits, count)),
-      ms(Percentiles.nearestRank(execs, count, 50)), ms(Percentiles.nearestRank(execs, count, 99)),
-      ms(max(execs, count)));
+    return new Summary((int) waits.count(), ms(waits.percentile(50)), ms(waits.percentile(99)),
+      ms(waits.max()), ms(execs.percentile(50)), ms(execs.percentile(99)), ms(execs.max()));
   }
 
   /** Percentiles and maxima in milliseconds; all 0 when the operation never ran. */
@@ -44,13 +36,5 @@ final class OpSamples {
 
   static double ms(long nanos) {
     return nanos / 1e6;
-  }
-
-  static long max(long[] values, int count) {
-    long m = 0;
-    for (int i = 0; i < count; i++) {
-      m = Math.max(m, values[i]);
-    }
-    return m;
   }
 }

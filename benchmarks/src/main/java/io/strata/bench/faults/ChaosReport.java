@@ -1,15 +1,18 @@
 package io.strata.bench.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.strata.bench.media.LineChart;
+import io.strata.bench.common.Charts;
 import io.strata.cli.JsonReports;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.knowm.xchart.XYChart;
 
 /**
  * The report of a fault campaign: {@code results.json} as {@link FaultCampaign} made it,
@@ -103,14 +106,17 @@ public final class ChaosReport {
       x[i] = i;
       y[i] = perSecond.get(i).asDouble();
     }
-    LineChart chart = new LineChart("Acknowledged writes per second under faults", "seconds",
-      "writes/s").series(new LineChart.Series("acknowledged writes", new Color(40, 90, 170), x,
-      y));
+    XYChart chart = Charts.line("Acknowledged writes per second under faults", "seconds",
+      "writes/s");
+    Charts.series(chart, "acknowledged writes", new Color(40, 90, 170), x, y);
+    List<double[]> faults = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (JsonNode m : results.path("markers")) {
-      chart.band(m.get("at_s").asDouble(), m.get("repaired_at_s").asDouble(),
-        m.get("fault").asText());
+      faults.add(new double[] { m.get("at_s").asDouble(), m.get("repaired_at_s").asDouble() });
+      names.add(m.get("fault").asText());
     }
-    chart.write(png);
+    Charts.bands(chart, "fault until repaired", null, faults, names);
+    Charts.write(chart, png);
   }
 
   static String markdown(JsonNode results, String command) {

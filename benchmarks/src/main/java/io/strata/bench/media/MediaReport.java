@@ -3,6 +3,7 @@ package io.strata.bench.media;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.Charts;
 import io.strata.cli.JsonReports;
 import java.awt.Color;
 import java.io.File;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.hadoop.fs.StorageType;
+import org.knowm.xchart.CategoryChart;
 
 /**
  * The report directory of {@code strata bench media}: {@code results.json}, {@code report.md}
@@ -524,7 +526,7 @@ final class MediaReport {
    * Each larger SSD count relative to the fewest under the same cap, with the study's 8 vs 4
    * beside them.
    */
-  BarChart scalingChart() {
+  CategoryChart scalingChart() {
     List<String> names = new ArrayList<>();
     List<Double> thr = new ArrayList<>();
     List<Double> avg = new ArrayList<>();
@@ -540,12 +542,14 @@ final class MediaReport {
     avg.add(100 * SsdScaling.STUDY_LATENCY_8_VS_4);
     // The study's text gives one latency figure, no percentile.
     p99.add(Double.NaN);
-    return BarChart.grouped("More SSDs per DataNode, relative to the fewest under the same "
+    CategoryChart c = Charts.bars("More SSDs per DataNode, relative to the fewest under the same "
       + "controller cap (study's Figs. 4, 5)", "% of the fewer-SSD case", names, List.of(
-        new BarChart.Series("throughput", THROUGHPUT_COLOR, array(thr)),
-        new BarChart.Series("average latency", AVG_COLOR, array(avg)),
-        new BarChart.Series("p99 latency", P99_COLOR, array(p99))),
-      v -> String.format(Locale.ROOT, "%.0f %%", v)).reference(100, "fewer SSDs = 100 %");
+        new Charts.BarSeries("throughput", THROUGHPUT_COLOR, array(thr)),
+        new Charts.BarSeries("average latency", AVG_COLOR, array(avg)),
+        new Charts.BarSeries("p99 latency", P99_COLOR, array(p99))), false,
+      v -> String.format(Locale.ROOT, "%.0f %%", v));
+    Charts.reference(c, 100, "fewer SSDs = 100 %");
+    return c;
   }
 
   private static double[] array(List<Double> values) {
@@ -553,7 +557,6 @@ final class MediaReport {
   }
 
   List<File> plots(File dir) throws IOException {
-    System.setProperty("java.awt.headless", "true");
     List<CaseResult> ok = results.stream().filter(CaseResult::ok).toList();
     List<String> names = ok.stream().map(r -> r.mediaCase().name()).toList();
     List<File> files = new ArrayList<>();
@@ -562,52 +565,54 @@ final class MediaReport {
     }
     double[] thr = ok.stream().mapToDouble(CaseResult::throughputOps).toArray();
     File f = new File(dir, THROUGHPUT_PNG);
-    BarChart.grouped("YCSB load throughput per case", "operations/s", names,
-      List.of(new BarChart.Series("throughput (ops/s)", THROUGHPUT_COLOR, thr)),
-      v -> String.format(Locale.ROOT, "%,.0f", v)).write(f);
+    Charts.write(Charts.bars("YCSB load throughput per case", "operations/s", names,
+      List.of(new Charts.BarSeries("throughput (ops/s)", THROUGHPUT_COLOR, thr)), false,
+      v -> String.format(Locale.ROOT, "%,.0f", v)), f);
     files.add(f);
 
     f = new File(dir, LATENCY_PNG);
-    BarChart.grouped("YCSB insert latency per case", "microseconds", names, List.of(
-      new BarChart.Series("average", AVG_COLOR,
+    Charts.write(Charts.bars("YCSB insert latency per case", "microseconds", names, List.of(
+      new Charts.BarSeries("average", AVG_COLOR,
         ok.stream().mapToDouble(CaseResult::latencyUsAvg).toArray()),
-      new BarChart.Series("99th percentile", P99_COLOR,
-        ok.stream().mapToDouble(CaseResult::latencyUsP99).toArray())),
-      v -> String.format(Locale.ROOT, "%,.0f", v)).write(f);
+      new Charts.BarSeries("99th percentile", P99_COLOR,
+        ok.stream().mapToDouble(CaseResult::latencyUsP99).toArray())), false,
+      v -> String.format(Locale.ROOT, "%,.0f", v)), f);
     files.add(f);
 
     f = new File(dir, RELATIVE_PNG);
     // Nothing to draw without an all-HDD case of the same dataset (e.g. the SSD-count cases).
     boolean baselines = ok.stream().anyMatch(r -> !Double.isNaN(relThroughput(r)));
     if (baselines) {
-      BarChart.grouped("Relative to the all-HDD case of the same dataset (50G_HDD / 1T_HDD)",
+      CategoryChart c = Charts.bars("Relative to the all-HDD case of the same dataset (50G_HDD / 1T_HDD)",
         "% of the HDD case", names, List.of(
-          new BarChart.Series("throughput", THROUGHPUT_COLOR,
+          new Charts.BarSeries("throughput", THROUGHPUT_COLOR,
             ok.stream().mapToDouble(r -> 100 * relThroughput(r)).toArray()),
-          new BarChart.Series("average latency", AVG_COLOR,
+          new Charts.BarSeries("average latency", AVG_COLOR,
             ok.stream().mapToDouble(r -> 100 * relLatencyAvg(r)).toArray()),
-          new BarChart.Series("p99 latency", P99_COLOR,
-            ok.stream().mapToDouble(r -> 100 * relLatencyP99(r)).toArray())),
-        v -> String.format(Locale.ROOT, "%.0f %%", v)).reference(100, "HDD = 100 %").write(f);
+          new Charts.BarSeries("p99 latency", P99_COLOR,
+            ok.stream().mapToDouble(r -> 100 * relLatencyP99(r)).toArray())), false,
+        v -> String.format(Locale.ROOT, "%.0f %%", v));
+      Charts.reference(c, 100, "HDD = 100 %");
+      Charts.write(c, f);
       files.add(f);
     }
 
     if (!scaling.comparisons().isEmpty()) {
       f = new File(dir, SSD_SCALING_PNG);
-      scalingChart().write(f);
+      Charts.write(scalingChart(), f);
       files.add(f);
     }
 
     f = new File(dir, WRITTEN_PNG);
-    BarChart.stacked("Data written per tier during the load, all DataNodes (study's Figure 14)",
+    Charts.write(Charts.bars("Data written per tier during the load, all DataNodes (study's Figure 14)",
       "MiB", names, List.of(
-        new BarChart.Series("RAM (NVDIMM)", RAM_COLOR,
+        new Charts.BarSeries("RAM (NVDIMM)", RAM_COLOR,
           ok.stream().mapToDouble(r -> written(r, Medium.RAM) / 1048576.0).toArray()),
-        new BarChart.Series("SSD", SSD_COLOR,
+        new Charts.BarSeries("SSD", SSD_COLOR,
           ok.stream().mapToDouble(r -> written(r, Medium.SSD) / 1048576.0).toArray()),
-        new BarChart.Series("HDD (DISK, ARCHIVE)", HDD_COLOR,
-          ok.stream().mapToDouble(r -> written(r, Medium.HDD) / 1048576.0).toArray())),
-      v -> String.format(Locale.ROOT, "%,.0f MiB", v)).write(f);
+        new Charts.BarSeries("HDD (DISK, ARCHIVE)", HDD_COLOR,
+          ok.stream().mapToDouble(r -> written(r, Medium.HDD) / 1048576.0).toArray())), true,
+      v -> String.format(Locale.ROOT, "%,.0f MiB", v)), f);
     files.add(f);
     return files;
   }

@@ -2,7 +2,7 @@ package io.strata.bench.monitor;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.strata.bench.media.LineChart;
+import io.strata.bench.common.Charts;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.knowm.xchart.XYChart;
 
 /**
  * What a {@link Monitor} recorded: sample times, one value per series per sample ({@code NaN}
@@ -118,6 +119,8 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
 
   /** Share of the time axis one character of a phase's name takes (7 of the plot's 990 px). */
   static final double LABEL_CHAR_SHARE = 7.0 / 990;
+  /** Pixels per panel of the PNG. */
+  static final int PANEL_HEIGHT = 260;
 
   private static final Color[] COLORS = { new Color(31, 119, 180), new Color(214, 39, 40),
     new Color(44, 160, 44) };
@@ -152,28 +155,29 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
    */
   @SuppressWarnings("unchecked")
   public void plot(String title, File png) throws IOException {
-    List<LineChart> charts = new ArrayList<>();
+    List<XYChart> charts = new ArrayList<>();
     double end = t.length == 0 ? 1 : Math.max(t[t.length - 1], 1);
     boolean hbase = Monitor.HBASE_SERIES.stream().anyMatch(series::containsKey);
     for (Object[] panel : PANELS) {
       if (!hbase && ((List<String>) panel[2]).stream().allMatch(Monitor.HBASE_SERIES::contains)) {
         continue;
       }
-      LineChart c = new LineChart(charts.isEmpty() ? title + " - " + panel[0]
-        : (String) panel[0], "seconds", (String) panel[1]).xRange(0, end);
+      XYChart c = Charts.line(charts.isEmpty() ? title + " - " + panel[0] : (String) panel[0],
+        "seconds", (String) panel[1], PANEL_HEIGHT);
+      c.getStyler().setXAxisMin(0.0).setXAxisMax(end);
       List<String> names = (List<String>) panel[2];
       for (int i = 0; i < names.size(); i++) {
         double[] y = series.get(names.get(i));
         if (y != null) {
-          c.series(new LineChart.Series(names.get(i), COLORS[i % COLORS.length], t, y));
+          Charts.series(c, names.get(i), COLORS[i % COLORS.length], t, y);
         }
       }
       List<Label> labels = labels(phases, end);
       for (int i = 0; i < phases.size(); i++) {
-        c.boundary(phases.get(i).startS(), labels.get(i).text(), labels.get(i).row());
+        Charts.boundary(c, phases.get(i).startS(), labels.get(i).text(), labels.get(i).row());
       }
       charts.add(c);
     }
-    LineChart.writeStacked(charts, 260, png);
+    Charts.writeStacked(charts, png);
   }
 }

@@ -189,6 +189,7 @@ public final class RpcBench {
     run.put("cell_ms", settings.cellMs);
     run.put("warmup_ms", settings.warmupMs);
     run.put("stage_calls", settings.stageCalls);
+    run.put("transport", RpcBenchCluster.TRANSPORT);
     run.put("loopback_delivery", settings.delivery);
     run.put("handler_poll_us", settings.handlerPollUs);
     run.put("client_poll_us", settings.clientPollUs);

@@ -46,6 +46,8 @@ final class RpcBenchCluster implements Closeable {
   static final byte[] QUALIFIER = Bytes.toBytes("q");
   /** The size of the records of the stage breakdown and the client-thread sweep. */
   static final int VALUE_BYTES = 1024;
+  /** The hybrid RPC transport the bench's endpoint path runs on: in-process, no NIC. */
+  static final String TRANSPORT = "loopback";
 
   private static File workDir = new File(".strata-work/bench/rpc");
   private static String delivery = RdmaTransportKeys.LOOPBACK_DELIVERY_DEFAULT;
@@ -120,7 +122,7 @@ final class RpcBenchCluster implements Closeable {
     LocalClusterConfig config = new LocalClusterConfig().workDir(workDir)
       .ramBytesPerDataNode(512L << 20).startSatisfier(false).startTierMover(false)
       .hbase("hbase.rpc.server.impl", HybridRpcServer.class.getName())
-      .hbase(HybridRpcKeys.TRANSPORT, "loopback")
+      .hbase(HybridRpcKeys.TRANSPORT, TRANSPORT)
       .hbase(RdmaTransportKeys.LOOPBACK_DELIVERY, delivery)
       .hbase(HybridRpcKeys.Client.POLL_US, Long.toString(clientPollUs))
       .hbase(HybridRpcKeys.Server.STAGES, "true")

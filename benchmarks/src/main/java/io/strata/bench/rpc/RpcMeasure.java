@@ -2,11 +2,10 @@ package io.strata.bench.rpc;
 
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.management.ThreadMXBean;
-import io.strata.metrics.Percentiles;
+import io.strata.bench.common.Latencies;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,8 +23,6 @@ final class RpcMeasure {
   private static final OperatingSystemMXBean OS =
     (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
-  /** Latency samples kept per thread; a loop that makes more calls keeps the first ones. */
-  private static final int MAX_SAMPLES = 1 << 20;
 
   private RpcMeasure() {
   }
@@ -53,8 +50,7 @@ final class RpcMeasure {
   /** {@code threads} threads, each with its own table, calling for {@code seconds}. */
   static Figures run(Connection connection, int threads, double seconds, Call call)
     throws Exception {
-    long[][] samples = new long[threads][];
-    int[] counts = new int[threads];
+    Latencies[] samples = new Latencies[threads];
     AtomicReference<Throwable> failed = new AtomicReference<>();
     CountDownLatch ready = new CountDownLatch(threads);
     CountDownLatch go = new CountDownLatch(1);
@@ -67,16 +63,15 @@ final class RpcMeasure {
           call.run(table); // the table's region location, before the clock starts
           ready.countDown();
           go.await();
-          Samples mine = new Samples();
+          Latencies mine = new Latencies();
           long end = window[0];
           for (long now = System.nanoTime(); now - end < 0;) {
             call.run(table);
             long after = System.nanoTime();
-            mine.add(after - now);
+            mine.record(after - now);
             now = after;
           }
-          samples[id] = mine.values;
-          counts[id] = mine.count;
+          samples[id] = mine;
         } catch (Throwable e) {
           failed.compareAndSet(null, e);
           ready.countDown();
@@ -105,13 +100,13 @@ final class RpcMeasure {
     if (failed.get() != null) {
       throw new IOException("a client thread failed", failed.get());
     }
-    return figures(samples, counts, elapsed, cpu, alloc);
+    return figures(samples, elapsed, cpu, alloc);
   }
 
   /** One thread's async calls, each joined before the next, for {@code seconds}. */
   static Figures runAsync(AsyncTable<?> table, double seconds, AsyncCall call) throws Exception {
     call.run(table);
-    Samples samples = new Samples();
+    Latencies samples = new Latencies();
     long cpu0 = OS.getProcessCpuTime();
     long alloc0 = allocated();
     long t0 = System.nanoTime();
@@ -119,52 +114,27 @@ final class RpcMeasure {
     for (long now = t0; now - end < 0;) {
       call.run(table);
       long after = System.nanoTime();
-      samples.add(after - now);
+      samples.record(after - now);
       now = after;
     }
     double elapsed = (System.nanoTime() - t0) / 1e9;
-    return figures(new long[][] { samples.values }, new int[] { samples.count }, elapsed,
-      OS.getProcessCpuTime() - cpu0, allocated() - alloc0);
+    return figures(new Latencies[] { samples }, elapsed, OS.getProcessCpuTime() - cpu0,
+      allocated() - alloc0);
   }
 
-  /** One thread's latencies (ns), growing up to {@link #MAX_SAMPLES}; later ones are dropped. */
-  private static final class Samples {
-    long[] values = new long[1024];
-    int count;
-
-    void add(long ns) {
-      if (count == values.length && count < MAX_SAMPLES) {
-        values = Arrays.copyOf(values, Math.min(MAX_SAMPLES, count * 2));
-      }
-      if (count < values.length) {
-        values[count++] = ns;
-      }
-    }
-  }
-
-  private static Figures figures(long[][] samples, int[] counts, double seconds, long cpuNanos,
+  private static Figures figures(Latencies[] perThread, double seconds, long cpuNanos,
     long allocBytes) {
-    int total = 0;
-    for (int c : counts) {
-      total += c;
+    Latencies all = new Latencies();
+    for (Latencies l : perThread) {
+      all.add(l);
     }
-    long[] all = new long[total];
-    int at = 0;
-    double sum = 0;
-    for (int i = 0; i < samples.length; i++) {
-      System.arraycopy(samples[i], 0, all, at, counts[i]);
-      at += counts[i];
-      for (int j = 0; j < counts[i]; j++) {
-        sum += samples[i][j];
-      }
-    }
-    Arrays.sort(all);
+    long total = all.count();
     if (total == 0) {
       throw new IllegalStateException("no call completed in " + seconds + " s");
     }
-    return new Figures(total, seconds, Percentiles.nearestRank(all, total, 50) / 1e3,
-      Percentiles.nearestRank(all, total, 99) / 1e3, sum / total / 1e3,
-      cpuNanos / 1e3 / total, allocBytes < 0 ? Double.NaN : (double) allocBytes / total);
+    return new Figures(total, seconds, all.percentile(50) / 1e3, all.percentile(99) / 1e3,
+      all.mean() / 1e3, cpuNanos / 1e3 / total,
+      allocBytes < 0 ? Double.NaN : (double) allocBytes / total);
   }
 
   /** Bytes allocated by every thread of the process so far; -1 when the JVM cannot say. */

@@ -1,8 +1,7 @@
 package io.strata.bench.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.strata.bench.media.BarChart;
-import io.strata.bench.media.LineChart;
+import io.strata.bench.common.Charts;
 import io.strata.bench.monitor.BenchMonitor;
 import java.awt.Color;
 import java.io.File;
@@ -12,6 +11,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.knowm.xchart.XYChart;
 
 /**
  * The report of {@code strata bench rpc}: report.md with the paper's figures beside this run's
@@ -42,8 +42,9 @@ final class RpcReport {
   /** The console summary: the 1 KiB figures and the goals. */
   static String summary(JsonNode doc) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "1 KiB, one thread: Get p50 netty %.1f us, endpoint "
-      + "%.1f us (%.2fx); Put p50 netty %.1f us, endpoint %.1f us (%.2fx)%n",
+    String endpoint = "endpoint (" + transport(doc.path("run")) + ")";
+    b.append(String.format(Locale.ROOT, "1 KiB, one thread: Get p50 netty %.1f us, " + endpoint
+      + " %.1f us (%.2fx); Put p50 netty %.1f us, " + endpoint + " %.1f us (%.2fx)%n",
       doc.path(RpcBench.NETTY).path("get_us_p50").asDouble(),
       doc.path(RpcBench.RDMA).path("get_us_p50").asDouble(), doc.path("get_p50_ratio").asDouble(),
       doc.path(RpcBench.NETTY).path("put_us_p50").asDouble(),
@@ -70,7 +71,8 @@ final class RpcReport {
   static String markdown(JsonNode doc) {
     StringBuilder b = new StringBuilder();
     JsonNode run = doc.path("run");
-    b.append("# RDMA RPC: Strata's hybrid RPC against the paper\n\n");
+    b.append("# RDMA RPC: Strata's hybrid RPC (endpoint on the ").append(transport(run))
+      .append(" transport) against the paper\n\n");
     b.append("Produced by `").append(run.path("command").asText()).append("` (scale ")
       .append(run.path("scale").asText()).append(", ").append(run.path("cell_ms").asLong())
       .append(" ms per measurement after ").append(run.path("warmup_ms").asLong())
@@ -81,9 +83,8 @@ final class RpcReport {
       + "with RDMA over InfiniBand\", IPDPS 2012) measured UCR over InfiniBand QDR against "
       + "sockets over 1 GigE, 10 GigE and IPoIB, client and RegionServer on separate nodes. "
       + "Here client, RegionServer and HDFS share one JVM on a machine with "
-      + run.path("processors").asInt() + " processors, and the endpoint "
-      + "is the in-process loopback transport (no NIC; the verbs transport's figures come from "
-      + "the SoftRoCE guest, `benchmarks/results/rpc-verbs/`). The sockets are loopback TCP. "
+      + run.path("processors").asInt() + " processors, and the endpoint (`rdma` in "
+      + "results.json) " + endpoint(run) + ". The sockets are loopback TCP. "
       + "Microseconds do not compare across the two; the ratios endpoint/sockets do. CPU per "
       + "call is the whole process's (client, server, polling threads).\n\n");
 
@@ -205,6 +206,19 @@ final class RpcReport {
     return b.toString();
   }
 
+  /** The transport the endpoint path ran on; runs recorded before it was stored ran on loopback. */
+  static String transport(JsonNode run) {
+    return run.path("transport").asText("loopback");
+  }
+
+  /** What the endpoint path was: the in-process loopback unless the run was on verbs. */
+  static String endpoint(JsonNode run) {
+    String t = transport(run);
+    return "loopback".equals(t) ? "is the in-process loopback transport, not RDMA hardware (no "
+      + "NIC; the verbs transport's figures come from the SoftRoCE guest, "
+      + "`benchmarks/results/rpc-verbs/`)" : "is the " + t + " transport";
+  }
+
   private static String us(JsonNode v) {
     return v.isMissingNode() || !v.isNumber() ? "—"
       : String.format(Locale.ROOT, "%.1f", v.asDouble());
@@ -215,17 +229,17 @@ final class RpcReport {
   }
 
   private static void plotSizes(JsonNode doc, File png) throws IOException {
-    fourSeries(new LineChart("Get and Put p50 latency per value size (one thread, 1 record)",
-      "value size, log2 bytes (0 = 1 B, 10 = 1 KiB, 16 = 64 KiB)", "µs"), doc.path("sizes"),
-      r -> Math.log(Math.max(1, r.path("bytes").asInt())) / Math.log(2),
-      new String[] { "get_us_p50", "put_us_p50" }, new String[] { "Get", "Put" }).write(png);
+    Charts.write(fourSeries(Charts.line("Get and Put p50 latency per value size (one thread, 1 "
+      + "record)", "value size, log2 bytes (0 = 1 B, 10 = 1 KiB, 16 = 64 KiB)", "µs"),
+      doc.path("sizes"), r -> Math.log(Math.max(1, r.path("bytes").asInt())) / Math.log(2),
+      new String[] { "get_us_p50", "put_us_p50" }, new String[] { "Get", "Put" }), png);
   }
 
   private static void plotStages(JsonNode doc, File png) throws IOException {
     List<String> categories = List.of("Get netty", "Get endpoint", "Put netty", "Put endpoint");
     JsonNode[] paths = { doc.path("stages").path("netty"), doc.path("stages").path("rdma"),
       doc.path("stages_put").path("netty"), doc.path("stages_put").path("rdma") };
-    List<BarChart.Series> series = new ArrayList<>();
+    List<Charts.BarSeries> series = new ArrayList<>();
     for (int i = 0; i < STAGES.length; i++) {
       String st = STAGES[i];
       double[] v = new double[paths.length];
@@ -237,22 +251,22 @@ final class RpcReport {
         boolean shown = split ? !combined : combined || SERVER_STAGES.contains(st);
         v[p] = shown ? Math.max(0, paths[p].path(st).asDouble()) : 0;
       }
-      series.add(new BarChart.Series(st.replace("_us", "").replace('_', ' '), STAGE_COLORS[i],
+      series.add(new Charts.BarSeries(st.replace("_us", "").replace('_', ' '), STAGE_COLORS[i],
         v));
     }
-    BarChart.stacked("Where a 1 KiB call's time goes (µs, mean)", "µs", categories, series,
-      t -> String.format(Locale.ROOT, "%.1f µs", t)).write(png);
+    Charts.write(Charts.bars("Where a 1 KiB call's time goes (µs, mean)", "µs", categories,
+      series, true, t -> String.format(Locale.ROOT, "%.1f µs", t)), png);
   }
 
   private static void plotThreads(JsonNode doc, File png) throws IOException {
-    fourSeries(new LineChart("Throughput vs client threads, one RegionServer, one 1 KiB record",
-      "client threads", "calls per second"), doc.path("threads"),
+    Charts.write(fourSeries(Charts.line("Throughput vs client threads, one RegionServer, one 1 "
+      + "KiB record", "client threads", "calls per second"), doc.path("threads"),
       r -> r.path("threads").asDouble(), new String[] { "get_ops_per_s", "put_ops_per_s" },
-      new String[] { "Gets/s", "Puts/s" }).write(png);
+      new String[] { "Gets/s", "Puts/s" }), png);
   }
 
   /** Two figures of each row, over sockets and over the endpoint: four series on one chart. */
-  private static LineChart fourSeries(LineChart chart, JsonNode rows,
+  private static XYChart fourSeries(XYChart chart, JsonNode rows,
     java.util.function.ToDoubleFunction<JsonNode> x, String[] fields, String[] names) {
     int n = rows.size();
     double[] xs = new double[n];
@@ -267,8 +281,8 @@ final class RpcReport {
         for (int i = 0; i < n; i++) {
           ys[i] = rows.get(i).path(paths[p]).path(fields[f]).asDouble();
         }
-        chart.series(new LineChart.Series(names[f] + (p == 0 ? " netty" : " endpoint"),
-          colors[f][p], xs, ys));
+        Charts.series(chart, names[f] + (p == 0 ? " netty" : " endpoint"), colors[f][p], xs,
+          ys);
       }
     }
     return chart;

@@ -1,5 +1,6 @@
 package io.strata.bench.rpc;
 
+import io.strata.bench.common.Latencies;
 import io.strata.hbase.rdma.RpcStages;
 import io.strata.hbase.rdma.RpcStages.Stamp;
 import java.util.Arrays;
@@ -110,7 +111,11 @@ final class RpcStageBreakdown {
       for (int k = 0; k < COMBINED.length; k++) {
         stages.put(COMBINED[k].name, sums[SPLIT.length + k] / n / 1e3);
       }
-      stages.put("total_us_p50", kept[(good - 1) / 2][total] / 1e3);
+      Latencies totals = new Latencies();
+      for (int i = 0; i < good; i++) {
+        totals.record(Math.round(kept[i][total]));
+      }
+      stages.put("total_us_p50", totals.percentile(50) / 1e3);
       stages.put("total_us_mean_all", mean(kept, good, total) / 1e3);
     }
     return new Breakdown(stages, good, rejected, requestBytes, responseBytes);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.JvmCommand;
+import io.strata.bench.common.Median;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.writetail.MemStoreActivityObserver.Counts;
 import io.strata.cli.CommandLines;
@@ -22,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -173,8 +173,7 @@ public final class WriteTailBench {
       for (int i = 0; i < r.length; i++) {
         r[i] = micros(roundLatencyNanos.get(i), p) / micros(base.roundLatencyNanos.get(i), p);
       }
-      Arrays.sort(r);
-      return r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2;
+      return Median.of(r);
     }
   }
 
@@ -326,7 +325,7 @@ public final class WriteTailBench {
     out.print(table(outcomes, run.offheap()));
     out.print(againstStudy(outcomes, run.offheap()));
     if (s.plot() != null) {
-      TimelinePlot.write(panels(outcomes), s.plot());
+      Timeline.plot(panels(outcomes), s.plot());
       out.println("latency over time plotted to " + s.plot());
     }
     if (cl.hasOption("json")) {
@@ -928,10 +927,10 @@ public final class WriteTailBench {
     return sb.append(System.lineSeparator()).toString();
   }
 
-  static List<TimelinePlot.Panel> panels(List<Outcome> outcomes) {
-    List<TimelinePlot.Panel> panels = new ArrayList<>();
+  static List<Timeline.Panel> panels(List<Outcome> outcomes) {
+    List<Timeline.Panel> panels = new ArrayList<>();
     for (Outcome o : outcomes) {
-      panels.add(new TimelinePlot.Panel(o.label(), o.timeline().buckets(), o.turnMarks(),
+      panels.add(new Timeline.Panel(o.label(), o.timeline().buckets(), o.turnMarks(),
         o.flushMarks(), o.gcMarks().stream().map(g -> g[0]).toList()));
     }
     return panels;

@@ -2,6 +2,7 @@ package io.strata.bench.ycsb;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.Median;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -130,10 +131,7 @@ public final class FilterComparison {
      * a core would otherwise decide the mean.
      */
     public double msPerScan() {
-      long[] sorted = nanos.clone();
-      Arrays.sort(sorted);
-      int n = sorted.length;
-      return (n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0) / 1e6;
+      return Median.of(Arrays.stream(nanos).asDoubleStream().toArray()) / 1e6;
     }
 
     public double msMean() {

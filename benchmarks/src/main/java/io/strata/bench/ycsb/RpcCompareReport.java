@@ -1,6 +1,6 @@
 package io.strata.bench.ycsb;
 
-import io.strata.bench.media.LineChart;
+import io.strata.bench.common.Charts;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.knowm.xchart.XYChart;
 
 /**
  * The report of {@link RpcCompare}: a markdown file with a table per workload (ops/s, mean, p50
@@ -36,7 +37,7 @@ final class RpcCompareReport {
   }
 
   static void plot(RpcCompare.Result r, File png) throws IOException {
-    LineChart chart = new LineChart("YCSB throughput, Netty vs RDMA endpoint (" + r.transport()
+    XYChart chart = Charts.line("YCSB throughput, Netty vs RDMA endpoint (" + r.transport()
       + (r.clientProcesses() ? " transport, clients in their own JVMs)" : " transport, one JVM)"),
       "client threads", "ops/s");
     int w = 0;
@@ -51,10 +52,10 @@ final class RpcCompareReport {
         rdma[i] = cells.get(i).rdma().figures().opsPerSec();
       }
       Color[] c = COLORS[w++ % COLORS.length];
-      chart.series(new LineChart.Series(workload + " netty", c[0], x, netty));
-      chart.series(new LineChart.Series(workload + " rdma", c[1], x, rdma));
+      Charts.series(chart, workload + " netty", c[0], x, netty);
+      Charts.series(chart, workload + " rdma (" + r.transport() + ")", c[1], x, rdma);
     }
-    chart.write(png);
+    Charts.write(chart, png);
   }
 
   private static List<RpcCompare.Cell> cells(RpcCompare.Result r, String workload) {

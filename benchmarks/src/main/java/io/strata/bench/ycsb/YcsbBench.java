@@ -255,8 +255,8 @@ public final class YcsbBench {
           a.rounds());
         AclComparison.Result r = acl(dfs, s, out::println, monitor);
         r.toJson(json.putObject("acl"));
-        File png = new File(s.out(), AclPlot.PNG);
-        AclPlot.write(r, png);
+        File png = new File(s.out(), YcsbPlots.ACL_PNG);
+        YcsbPlots.acl(r, png);
         r.lines().forEach(out::println);
         out.println("YCSB++ (IcyTable, cell ACLs, 1 client): inserts -24 % at 4 entries, -47 % "
           + "at 11; scans -40 to -50 % with any ACL; plot: " + png);
@@ -359,8 +359,8 @@ public final class YcsbBench {
         r.toJson(raw.addObject());
       }
       File png = new File(s.out(), "raw-lag-retried-cdf.png");
-      LagPlot.write(lags, png);
-      out.println("keys that needed a retry, per buffer: " + LagPlot.shares(lags)
+      YcsbPlots.lag(lags, png);
+      out.println("keys that needed a retry, per buffer: " + YcsbPlots.lagShares(lags)
         + " (YCSB++ on HBase: < 1 % at 10 KB, 7.4 % at 100 KB, 17 % at 1 MB, 23 % at 10 MB); "
         + "plot: " + png);
     }
@@ -388,7 +388,7 @@ public final class YcsbBench {
         f.fieldLength(), f.scanRows(), f.selectivities(), f.repetitions());
       FilterComparison.Result r = x.filters(out::println);
       r.toJson(json);
-      List<File> pngs = FilterPlot.write(r, s.out());
+      List<File> pngs = YcsbPlots.filters(r, s.out());
       r.summary().forEach(out::println);
       out.println(FilterComparison.PAPER + "; plots: " + pngs);
       for (FilterComparison.Cell c : r.disagreements()) {

@@ -38,7 +38,7 @@ public class TimelineTest {
 
   @Test
   public void thePlotPutsAPolicysTurnsEndToEnd() {
-    TimelinePlot.Panel p = new TimelinePlot.Panel("NONE", List.of(),
+    Timeline.Panel p = new Timeline.Panel("NONE", List.of(),
       List.of(new double[] { 0, 10 }, new double[] { 30, 35 }), List.of(), List.of());
     assertEquals(4, p.writingTime(4), 1e-9);
     assertEquals(10, p.writingTime(20), 1e-9); // between turns: where the next one starts

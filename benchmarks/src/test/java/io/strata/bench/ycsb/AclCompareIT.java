@@ -96,7 +96,7 @@ public class AclCompareIT {
     }
     assertTrue(text, text.contains("YCSB++ (IcyTable, cell ACLs, 1 client): inserts -24 %"));
 
-    File png = new File(out, AclPlot.PNG);
+    File png = new File(out, YcsbPlots.ACL_PNG);
     BufferedImage image = ImageIO.read(png);
     assertTrue(png + " is not a PNG", image != null && image.getWidth() > 100
       && image.getHeight() > 100);

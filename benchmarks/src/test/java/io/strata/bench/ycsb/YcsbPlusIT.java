@@ -249,7 +249,7 @@ public class YcsbPlusIT {
     assertTrue(results.toString(), buffered.retriedShare() > 0.5);
     assertTrue(results.toString(), buffered.retriedShare() > unbuffered.retriedShare());
     java.io.File png = new java.io.File("target/it-work/raw-lag-retried-cdf.png");
-    LagPlot.write(results, png);
+    YcsbPlots.lag(results, png);
     assertTrue(javax.imageio.ImageIO.read(png).getWidth() > 100);
     results.forEach(System.out::println);
   }
@@ -325,7 +325,7 @@ public class YcsbPlusIT {
     assertEquals(16, json.get("filters_summary").get("server_pays_from").size());
 
     java.io.File dir = new java.io.File("target/it-work/filters");
-    List<java.io.File> pngs = FilterPlot.write(r, dir);
+    List<java.io.File> pngs = YcsbPlots.filters(r, dir);
     assertEquals(4, pngs.size());
     for (java.io.File png : pngs) {
       java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png);
