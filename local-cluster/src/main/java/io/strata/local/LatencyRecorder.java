@@ -1,14 +1,13 @@
 package io.strata.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.strata.metrics.Percentiles;
-import java.util.Arrays;
+import io.strata.metrics.Latencies;
 import java.util.Locale;
 
 /** Latencies of one kind of operation, in microseconds, and the volume it moved. */
 public final class LatencyRecorder {
   private final String name;
-  private long[] samples = new long[1024];
+  private final Latencies latencies = new Latencies();
   private int count;
   private long bytes;
   private long operations;
@@ -21,10 +20,8 @@ public final class LatencyRecorder {
 
   /** Records one call that started at {@code startNanos}, covering {@code ops} operations. */
   public void record(long startNanos, long endNanos, long ops, long payloadBytes) {
-    if (count == samples.length) {
-      samples = Arrays.copyOf(samples, count * 2);
-    }
-    samples[count++] = (endNanos - startNanos) / 1_000;
+    latencies.record((endNanos - startNanos) / 1_000);
+    count++;
     operations += ops;
     bytes += payloadBytes;
     if (firstStartNanos < 0) {
@@ -45,13 +42,16 @@ public final class LatencyRecorder {
     return operations;
   }
 
-  /** The {@code p}-th percentile (0..100) of call latency in microseconds, nearest rank. */
+  /**
+   * The {@code p}-th percentile (0..100) of call latency in microseconds, nearest rank to within
+   * 0.1 % ({@link Latencies}); 100 is the exact maximum.
+   */
   public long percentileMicros(double p) {
-    return Percentiles.nearestRank(samples, count, p);
+    return latencies.percentile(p);
   }
 
   public double meanMicros() {
-    return count == 0 ? 0 : Arrays.stream(samples, 0, count).average().orElse(0);
+    return latencies.mean();
   }
 
   public double elapsedSeconds() {

@@ -2,7 +2,7 @@ package io.strata.bench.dnlocks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.strata.bench.common.Latencies;
+import io.strata.metrics.Latencies;
 import io.strata.cli.CommandLines;
 import io.strata.cli.JsonReports;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;

@@ -1,6 +1,6 @@
 package io.strata.bench.dnlocks;
 
-import io.strata.bench.common.Latencies;
+import io.strata.metrics.Latencies;
 
 /**
  * Wait and exec times of one kind of dataset operation (e.g. createRbw on the fast volume), in

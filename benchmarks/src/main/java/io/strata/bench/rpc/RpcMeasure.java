@@ -2,7 +2,7 @@ package io.strata.bench.rpc;
 
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.management.ThreadMXBean;
-import io.strata.bench.common.Latencies;
+import io.strata.metrics.Latencies;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

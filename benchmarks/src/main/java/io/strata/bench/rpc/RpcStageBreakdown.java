@@ -1,6 +1,6 @@
 package io.strata.bench.rpc;
 
-import io.strata.bench.common.Latencies;
+import io.strata.metrics.Latencies;
 import io.strata.hbase.rdma.RpcStages;
 import io.strata.hbase.rdma.RpcStages.Stamp;
 import java.util.Arrays;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.JvmCommand;
-import io.strata.bench.common.Median;
+import io.strata.metrics.Median;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.writetail.MemStoreActivityObserver.Counts;
 import io.strata.cli.CommandLines;

@@ -2,7 +2,7 @@ package io.strata.bench.ycsb;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.strata.bench.common.Median;
+import io.strata.metrics.Median;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

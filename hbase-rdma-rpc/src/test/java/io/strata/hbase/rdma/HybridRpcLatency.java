@@ -1,7 +1,7 @@
 package io.strata.hbase.rdma;
 
 import com.sun.management.OperatingSystemMXBean;
-import io.strata.metrics.Percentiles;
+import io.strata.metrics.Latencies;
 import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportConf;
 import io.strata.rdma.transport.TransportCounters;
@@ -835,7 +835,11 @@ public final class HybridRpcLatency {
   }
 
   static double us(long[] nanos, int n, double percentile) {
-    return Percentiles.nearestRank(nanos, n, percentile) / 1000.0;
+    Latencies l = new Latencies();
+    for (int i = 0; i < n; i++) {
+      l.record(nanos[i]);
+    }
+    return l.percentile(percentile) / 1000.0;
   }
 
   private static Put put(byte[] value) {

@@ -1,4 +1,4 @@
-package io.strata.bench.common;
+package io.strata.metrics;
 
 import java.util.Arrays;
 
