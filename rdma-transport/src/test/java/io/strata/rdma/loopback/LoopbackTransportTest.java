@@ -170,6 +170,74 @@ public class LoopbackTransportTest {
   }
 
   /**
+   * A sender waiting for credit when its endpoint is closed, here or by the peer, is released at
+   * once with an IOException (not at strata.rdma.send.timeout.ms, set to a minute here), nothing
+   * of its message is delivered, and the transport serves new endpoints.
+   */
+  @Test(timeout = 30_000)
+  public void aSenderWaitingForCreditIsReleasedWhenTheEndpointCloses() throws Exception {
+    MapTransportConf conf = new MapTransportConf();
+    conf.setInt(RdmaTransportKeys.CREDITS, 2);
+    conf.setInt(RdmaTransportKeys.EAGER_THRESHOLD, 64);
+    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, 4096);
+    conf.set(RdmaTransportKeys.LOOPBACK_DELIVERY, "poller");
+    conf.setInt(RdmaTransportKeys.SEND_TIMEOUT_MS, 60_000);
+    LoopbackTransport sender = new LoopbackTransport(conf);
+    try {
+      for (boolean peerCloses : new boolean[] { false, true }) {
+        Recorder atServer = new Recorder();
+        atServer.hold = new CountDownLatch(1); // keeps its receive buffers: no credit comes back
+        RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> atServer);
+        Recorder atSender = new Recorder();
+        RdmaEndpoint c = sender.connect(l.localAddress(), utf8("w"), atSender, 1000);
+        c.send(utf8("1"));
+        c.send(utf8("2"));
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+          new java.util.concurrent.atomic.AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+          try {
+            c.send(utf8("3"));
+          } catch (Throwable e) {
+            failure.set(e);
+          } finally {
+            done.countDown();
+          }
+        });
+        t.start();
+        assertFalse("no credit: the third send waits", done.await(300, TimeUnit.MILLISECONDS));
+        long t0 = System.nanoTime();
+        if (peerCloses) {
+          server.endpointsForTest().get(server.endpointsForTest().size() - 1).close();
+        } else {
+          c.close();
+        }
+        assertTrue("the waiting sender was not released within 5 s of the close ("
+          + (peerCloses ? "peer" : "local") + ")", done.await(5, TimeUnit.SECONDS));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue("released after " + ms + " ms", ms < 5_000);
+        assertTrue(String.valueOf(failure.get()), failure.get() instanceof IOException);
+        atServer.hold.countDown();
+        atServer.hold = null;
+        // what was sent before may still arrive; the message that waited never does
+        for (String m; (m = atServer.messages.poll(500, TimeUnit.MILLISECONDS)) != null;) {
+          assertFalse("the message that waited for credit was delivered after the close",
+            m.equals("3"));
+        }
+        l.close();
+      }
+      // the transport still serves
+      Recorder fresh = new Recorder();
+      RdmaListener l = server.listen(new InetSocketAddress("127.0.0.1", 0), (p, d) -> fresh);
+      RdmaEndpoint c = sender.connect(l.localAddress(), utf8("n"), new Recorder(), 1000);
+      c.send(utf8("after"));
+      assertEquals("after", fresh.messages.poll(5, TimeUnit.SECONDS));
+    } finally {
+      sender.close();
+    }
+  }
+
+  /**
    * A peer that stops returning credits (a frozen or hostile client) must not hold the sending
    * thread: the send fails after strata.rdma.send.timeout.ms and the endpoint closes on both
    * sides with that cause; other endpoints of the same transports keep working.
