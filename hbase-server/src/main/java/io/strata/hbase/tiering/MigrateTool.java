@@ -78,23 +78,47 @@ public final class MigrateTool {
       System.err.println("strata migrate: --table is required (see --help)");
       return 2;
     }
-    conf = new Configuration(conf);
-    if (cl.hasOption("zk")) {
-      String[] hp = cl.getOptionValue("zk").split(":");
+    long timeoutS;
+    try {
+      timeoutS = CommandLines.wholeNumber(cl, "timeout", 300, 0);
+    } catch (IllegalArgumentException e) {
+      System.err.println("strata migrate: " + e.getMessage());
+      return 2;
+    }
+    return migrate(conf, cl.getOptionValue("table"), cl.getOptionValue("family"),
+      cl.getOptionValue("zk"), cl.getOptionValue("root"), timeoutS, cl.hasOption("no-wait"), out);
+  }
+
+  /**
+   * Moves the HFiles of {@code tableName} (or of its {@code family}) to their kind's current
+   * policy; returns the exit code: 0 placed (or queued, with {@code noWait}), 1 not placed within
+   * the timeout, 2 bad input.
+   *
+   * @param family   only this column family, or null for all
+   * @param zk       the ZooKeeper quorum as HOST[:PORT], or null for the configuration's
+   * @param root     the HBase root directory URI, or null for {@code hbase.rootdir}
+   * @param timeoutS seconds to wait for the blocks to move
+   * @param noWait   queue the moves and return
+   */
+  public static int migrate(Configuration base, String tableName, String family, String zk,
+    String root, long timeoutS, boolean noWait, PrintStream out) throws Exception {
+    Configuration conf = new Configuration(base);
+    if (zk != null) {
+      String[] hp = zk.split(":");
       conf.set(HConstants.ZOOKEEPER_QUORUM, hp[0]);
       if (hp.length > 1) {
         conf.set(HConstants.ZOOKEEPER_CLIENT_PORT, hp[1]);
       }
     }
-    if (cl.hasOption("root")) {
-      conf.set(HConstants.HBASE_DIR, cl.getOptionValue("root"));
+    if (root != null) {
+      conf.set(HConstants.HBASE_DIR, root);
     }
-    long timeoutMs = Long.parseLong(cl.getOptionValue("timeout", "300")) * 1000;
-    TableName table = TableName.valueOf(cl.getOptionValue("table"));
-    Path root = CommonFSUtils.getRootDir(conf);
-    FileSystem fs = root.getFileSystem(conf);
+    long timeoutMs = timeoutS * 1000;
+    TableName table = TableName.valueOf(tableName);
+    Path rootDir = CommonFSUtils.getRootDir(conf);
+    FileSystem fs = rootDir.getFileSystem(conf);
     if (!(fs instanceof DistributedFileSystem)) {
-      System.err.println("strata migrate: " + root + " is not on HDFS");
+      System.err.println("strata migrate: " + rootDir + " is not on HDFS");
       return 2;
     }
     DistributedFileSystem dfs = (DistributedFileSystem) fs;
@@ -105,19 +129,19 @@ public final class MigrateTool {
     }
     Map<String, TierPolicies> policies = new HashMap<>();
     for (ColumnFamilyDescriptor cfd : td.getColumnFamilies()) {
-      if (!cl.hasOption("family") || cl.getOptionValue("family").equals(cfd.getNameAsString())) {
+      if (family == null || family.equals(cfd.getNameAsString())) {
         policies.put(cfd.getNameAsString(),
           TierPolicies.resolve(StoreUtils.createStoreConfiguration(conf, td, cfd), td, cfd));
       }
     }
     if (policies.isEmpty()) {
       System.err.println("strata migrate: table " + table + " has no family "
-        + cl.getOptionValue("family"));
+        + family);
       return 2;
     }
 
     String tableDir = table.getNamespaceAsString() + "/" + table.getQualifierAsString();
-    List<PlacedFile> files = new PlacementScanner(dfs, conf).scan(root,
+    List<PlacedFile> files = new PlacementScanner(dfs, conf).scan(rootDir,
       HConstants.BASE_NAMESPACE_DIR + "/" + tableDir,
       HConstants.HFILE_ARCHIVE_DIRECTORY + "/" + HConstants.BASE_NAMESPACE_DIR + "/" + tableDir)
       .files();
@@ -145,7 +169,7 @@ public final class MigrateTool {
     }
     out.printf(Locale.ROOT, "%s: %d files to move, %d already in place%n", table, queued.size(),
       inPlace);
-    if (cl.hasOption("no-wait") || queued.isEmpty()) {
+    if (noWait || queued.isEmpty()) {
       return 0;
     }
     return FileMover.waitUntilPlaced(dfs, queued, timeoutMs, out);

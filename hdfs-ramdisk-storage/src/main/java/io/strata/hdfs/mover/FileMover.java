@@ -63,12 +63,34 @@ public final class FileMover {
       return e.code();
     }
     String[] paths = cl.getOptionValues("path");
-    if (paths == null || paths.length == 0) {
+    long timeoutS;
+    try {
+      timeoutS = CommandLines.wholeNumber(cl, "timeout", 300, 0);
+    } catch (IllegalArgumentException e) {
+      System.err.println("strata mover: " + e.getMessage());
+      return 2;
+    }
+    return move(conf, paths == null ? List.of() : List.of(paths),
+      cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs")) : null, timeoutS,
+      cl.hasOption("no-wait"), out);
+  }
+
+  /**
+   * Moves the blocks of {@code paths} (files, and the files below directories) to their storage
+   * policy through the Storage Policy Satisfier; returns the exit code: 0 placed (or queued, with
+   * {@code noWait}), 1 a path missing or not placed within the timeout, 2 bad input.
+   *
+   * @param hdfs     the NameNode, or null for the first path's file system
+   * @param timeoutS seconds to wait for the blocks
+   */
+  public static int move(Configuration conf, List<String> paths, URI hdfs, long timeoutS,
+    boolean noWait, PrintStream out) throws Exception {
+    if (paths.isEmpty()) {
       System.err.println("strata mover: give at least one -p PATH (see --help)");
       return 2;
     }
-    FileSystem fs = cl.hasOption("hdfs") ? FileSystem.get(URI.create(cl.getOptionValue("hdfs")),
-      conf) : new Path(paths[0]).getFileSystem(conf);
+    FileSystem fs = hdfs != null ? FileSystem.get(hdfs, conf)
+      : new Path(paths.get(0)).getFileSystem(conf);
     if (!(fs instanceof DistributedFileSystem)) {
       System.err.println("strata mover: " + fs.getUri() + " is not HDFS");
       return 2;
@@ -119,7 +141,7 @@ public final class FileMover {
     if (queued.isEmpty()) {
       return 0;
     }
-    if (cl.hasOption("no-wait")) {
+    if (noWait) {
       SatisfierStatus sps = new MoverIdHolder(dfs).status();
       if (!sps.running()) {
         System.err.println("strata mover: no Storage Policy Satisfier is running for "
@@ -128,8 +150,7 @@ public final class FileMover {
       }
       return 0;
     }
-    return waitUntilPlaced(dfs, queued, Long.parseLong(cl.getOptionValue("timeout", "300")) * 1000,
-      out);
+    return waitUntilPlaced(dfs, queued, timeoutS * 1000, out);
   }
 
   /**

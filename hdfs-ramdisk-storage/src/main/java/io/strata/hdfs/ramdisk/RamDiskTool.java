@@ -23,6 +23,9 @@ public final class RamDiskTool {
     + "volatile (tmpfs, ramfs) or persistent memory (DAX), and prints its dfs.datanode.data.dir "
     + "entry, tagged [NVDIMM].\n\n";
 
+  /** The volume's directory when none is given. */
+  public static final String DEFAULT_DIR = "/dev/shm/strata-ramdisk";
+
   private RamDiskTool() {
   }
 
@@ -56,7 +59,18 @@ public final class RamDiskTool {
       System.err.println("strata ramdisk: --size-mb takes a positive number of MiB (see --help)");
       return 2;
     }
-    File dir = new File(cl.getOptionValue("dir", "/dev/shm/strata-ramdisk"));
+    return prepare(sizeMb, new File(cl.getOptionValue("dir", DEFAULT_DIR)), out);
+  }
+
+  /**
+   * Prepares {@code dir} as a RAM tier volume of {@code sizeMb} MiB and prints its durability and
+   * data dir entry; returns the exit code: 0 done, 1 not enough memory or space, 2 bad size.
+   */
+  public static int prepare(long sizeMb, File dir, PrintStream out) {
+    if (sizeMb <= 0) {
+      System.err.println("strata ramdisk: --size-mb takes a positive number of MiB (see --help)");
+      return 2;
+    }
     long available = availableMemoryBytes();
     if (available >= 0 && available < (sizeMb << 20)) {
       System.err.printf(Locale.ROOT, "strata ramdisk: %d MiB of memory available, %d MiB asked: "

@@ -116,8 +116,29 @@ public final class PolicyRollback {
         + cl.getOptionValue("timeout") + "'");
       return 2;
     }
-    if (cl.hasOption("hdfs")) {
-      conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, cl.getOptionValue("hdfs"));
+    String[] maps = cl.getOptionValues("map");
+    return rollback(conf, cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs")) : null,
+      maps == null ? null : List.of(maps), cl.getOptionValue("path", "/"), cl.hasOption("dry-run"),
+      !cl.hasOption("no-move"), cl.hasOption("checkpoint"), timeoutMs, out, err);
+  }
+
+  /**
+   * Runs the rollback; returns the exit code: 0 done, 1 policies reassigned but some blocks not
+   * (yet) on their policy's types, 2 bad input or a refusal before any change.
+   *
+   * @param hdfs       the NameNode, or null for fs.defaultFS
+   * @param maps       FROM=BUILTIN mappings, one per retiring policy or undefined id; null: none
+   * @param path       where to look
+   * @param dryRun     print the plan and change nothing
+   * @param move       move the blocks (false: reassign the policies only)
+   * @param checkpoint save the namespace at the end
+   * @param timeoutMs  how long to wait for the blocks to reach their types
+   */
+  public static int rollback(Configuration conf, URI hdfs, List<String> maps, String path,
+    boolean dryRun, boolean move, boolean checkpoint, long timeoutMs, PrintStream out,
+    PrintStream err) throws Exception {
+    if (hdfs != null) {
+      conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, hdfs.toString());
     }
     FileSystem f = FileSystem.get(conf);
     if (!(f instanceof DistributedFileSystem)) {
@@ -126,12 +147,12 @@ public final class PolicyRollback {
       return 2;
     }
     PolicyRollback r = new PolicyRollback((DistributedFileSystem) f, conf, out);
-    String refusal = r.planFor(cl.getOptionValues("map"));
+    String refusal = r.planFor(maps == null ? null : maps.toArray(new String[0]));
     if (refusal != null) {
       err.println("strata rollback-policies: " + refusal);
       return 2;
     }
-    Path root = new Path(cl.getOptionValue("path", "/"));
+    Path root = new Path(path);
     Map<Path, Byte> found = r.find(root);
     Set<Byte> unmapped = new LinkedHashSet<>(found.values());
     unmapped.removeAll(r.plan.keySet());
@@ -143,13 +164,12 @@ public final class PolicyRollback {
       return 2;
     }
     r.printPlan(root, found);
-    if (cl.hasOption("dry-run")) {
+    if (dryRun) {
       out.println("dry run: nothing changed");
       return 0;
     }
     try {
-      return r.execute(root, found, !cl.hasOption("no-move"), cl.hasOption("checkpoint"),
-        timeoutMs);
+      return r.execute(root, found, move, checkpoint, timeoutMs);
     } catch (IOException e) {
       err.println("strata rollback-policies: " + e.getMessage());
       return 1;

@@ -151,7 +151,19 @@ public final class UndefinedPolicyFiles {
         return 2;
       }
     }
-    FileSystem fs = hdfs != null ? FileSystem.get(URI.create(hdfs), conf) : FileSystem.get(conf);
+    return list(conf, hdfs != null ? URI.create(hdfs) : null, retiring, path, out, err);
+  }
+
+  /**
+   * Lists the directories and files under {@code path} whose policy id the NameNode does not
+   * define, or that carry one of the {@code retiring} policies; returns the exit code: 0 none,
+   * 1 some listed, 2 bad input (not HDFS, an unknown policy name).
+   *
+   * @param hdfs the NameNode, or null for fs.defaultFS
+   */
+  public static int list(Configuration conf, URI hdfs, Set<String> retiring, String path,
+    PrintStream out, PrintStream err) throws IOException {
+    FileSystem fs = hdfs != null ? FileSystem.get(hdfs, conf) : FileSystem.get(conf);
     if (!(fs instanceof DistributedFileSystem)) {
       err.println("strata undefined-policies: " + fs.getUri() + " is not HDFS; give --hdfs "
         + "hdfs://HOST:PORT");
