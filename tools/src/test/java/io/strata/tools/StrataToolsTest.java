@@ -125,6 +125,9 @@ public class StrataToolsTest {
     r = run("mover");
     assertEquals(2, r.code);
     assertTrue(r.err, r.err.startsWith("strata mover: Missing required option: '--path=PATH'"));
+    r = run("ramdisk");
+    assertEquals(2, r.code);
+    assertTrue(r.err, r.err.startsWith("strata ramdisk: Missing required option: '--size-mb=N'"));
     r = run("pcm", "apply");
     assertEquals(2, r.code);
     assertTrue(r.err, r.err.startsWith("strata pcm apply: Missing required option: '--table=T'"));
