@@ -17,11 +17,11 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * The distribution's tool scripts run the tools' one entry point ({@code io.strata.tools.StrataTools
- * COMMAND}, through strata-env.sh's strata_tool): each one's --help is that command's generated
- * usage, and bad input ends in the entry point's error and exit code 2. Run from bin/ as unpacked,
- * with this test's class path (which has the tools module and every production module) in place
- * of lib/.
+ * The distribution's tool scripts run the tools' one entry point
+ * ({@code io.strata.tools.StrataTools COMMAND}, through strata-env.sh's strata_tool): each one's
+ * --help is that command's generated usage, and bad input ends in the entry point's error and exit
+ * code 2. Run from bin/ as unpacked, with this test's class path (which has the tools module and
+ * every production module) in place of lib/.
  */
 public class ToolScriptsTest {
   private static final Path BIN = Paths.get("src/main/dist/bin").toAbsolutePath();

@@ -1,5 +1,6 @@
 package io.strata.tools;
 
+import io.strata.compat.SupportedVersions;
 import io.strata.tools.commands.MigrateCommand;
 import io.strata.tools.commands.MoverCommand;
 import io.strata.tools.commands.PcmCommand;
@@ -13,7 +14,9 @@ import io.strata.tools.install.InstallCheck;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
@@ -23,12 +26,23 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * command's; 2 for bad input (an unknown option, a value that is not a number, a missing required
  * option), with the reason and the usage on standard error.
  */
-@Command(name = "strata", mixinStandardHelpOptions = true,
+@Command(name = "strata", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
+  versionProvider = StrataTools.Version.class,
   description = "Strata's operator tools (strata COMMAND --help for a command's options).",
   subcommands = {PlacementCommand.class, MigrateCommand.class, MoverCommand.class,
     TierMoverCommand.class, SatisfierCommand.class, PcmCommand.class, RamDiskCommand.class,
     UndefinedPoliciesCommand.class, RollbackPoliciesCommand.class, InstallCheck.class})
 public final class StrataTools implements Runnable {
+  /** {@code -V}: which Strata, and the HBase and Hadoop releases it runs on. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = StrataTools.class.getPackage().getImplementationVersion();
+      return new String[] {"Strata" + (v == null ? "" : " " + v) + " for HBase "
+        + SupportedVersions.HBASE + " and Hadoop " + SupportedVersions.HADOOP};
+    }
+  }
+
   @Override
   public void run() {
     new CommandLine(this).usage(System.out);

@@ -77,6 +77,10 @@ public class StrataToolsTest {
       assertTrue(help.out, help.out.startsWith("Usage: strata pcm " + pcm + " "));
       assertTrue(help.out, help.out.contains("--table=T"));
     }
+    Run version = run("pcm", "apply", "--version");
+    assertEquals(0, version.code);
+    assertTrue(version.out, version.out.startsWith("Strata") && version.out.contains(" HBase 2.")
+      && version.out.contains(" Hadoop 3."));
     Run top = run("--help");
     assertEquals(0, top.code);
     for (String name : COMMANDS.keySet()) {

@@ -13,7 +13,6 @@ import java.util.Optional;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -35,7 +34,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>{@code watch}: the loop: observe, classify, and apply on each change of class;</li>
  * <li>{@code revert}: restores the values from before the first apply.</li>
  * </ul>
- * Dry run unless {@code --execute}. Not thread-safe: one run per call.
+ * Dry run unless {@code --execute}. Not thread-safe: one run per call. {@code strata pcm} parses
+ * its options in the tools module ({@code PcmCommand}) and calls {@link #run(String, Request,
+ * Configuration)}; {@link #run(String[], Configuration)} reads them from an argument list.
  */
 public final class PcmTool {
   private static final String USAGE = "strata pcm classify|recommend|apply|watch|revert "
@@ -77,10 +78,6 @@ public final class PcmTool {
     o.addOption(null, "json", true, "also write the result as JSON to this file");
     o.addOption("h", "help", false, "this text");
     return o;
-  }
-
-  public static void main(String[] args) {
-    CommandLines.runAndHalt("strata pcm", () -> run(args, HBaseConfiguration.create()));
   }
 
   /** Runs one subcommand; returns the exit code. */

@@ -13,13 +13,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import io.strata.cli.CommandLines;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -40,53 +36,10 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * family's age rule covers to the aged policy, a date-tiered compaction output with upstream's
  * window policies to its window's policy. Only the table's
  * own directories are listed; each file that is not where its policy wants it is moved by the
- * Storage Policy Satisfier.
+ * Storage Policy Satisfier. Its options are parsed by the tools module's {@code MigrateCommand}.
  */
 public final class MigrateTool {
-  private static final String HEADER = "Moves the existing HFiles of a table (or one family) to the "
-    + "storage policy their kind has now, and waits until their blocks are there.\n\n";
-
   private MigrateTool() {
-  }
-
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "table", true, "table, as [namespace:]name (required)");
-    o.addOption(null, "family", true, "only this column family");
-    o.addOption(null, "zk", true, "ZooKeeper quorum host:port (default: hbase-site on the classpath)");
-    o.addOption(null, "root", true,
-      "HBase root directory URI (default: hbase.rootdir of the configuration)");
-    o.addOption(null, "timeout", true, "seconds to wait for the blocks to move (default 300)");
-    o.addOption(null, "no-wait", false, "queue the moves and return");
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
-
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, HBaseConfiguration.create(), System.out));
-  }
-
-  public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata migrate", "strata migrate --table T [--family CF] [options]",
-        HEADER, options(), args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    if (!cl.hasOption("table")) {
-      System.err.println("strata migrate: --table is required (see --help)");
-      return 2;
-    }
-    long timeoutS;
-    try {
-      timeoutS = CommandLines.wholeNumber(cl, "timeout", 300, 0);
-    } catch (IllegalArgumentException e) {
-      System.err.println("strata migrate: " + e.getMessage());
-      return 2;
-    }
-    return migrate(conf, cl.getOptionValue("table"), cl.getOptionValue("family"),
-      cl.getOptionValue("zk"), cl.getOptionValue("root"), timeoutS, cl.hasOption("no-wait"), out);
   }
 
   /**

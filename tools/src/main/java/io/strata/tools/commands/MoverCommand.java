@@ -26,7 +26,8 @@ public final class MoverCommand implements Callable<Integer> {
     description = "files or directories to move (repeatable)")
   List<String> paths = new ArrayList<>();
 
-  @Option(names = "--hdfs", paramLabel = "URI", description = "NameNode URI (default: fs.defaultFS)")
+  @Option(names = "--hdfs", paramLabel = "URI",
+    description = "NameNode URI (default: fs.defaultFS)")
   URI hdfs;
 
   @Option(names = "--timeout", paramLabel = "S", defaultValue = "300",

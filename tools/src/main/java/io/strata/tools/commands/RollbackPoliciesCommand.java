@@ -36,7 +36,8 @@ public final class RollbackPoliciesCommand implements Callable<Integer> {
     description = "where to look (default ${DEFAULT-VALUE})")
   String path;
 
-  @Option(names = "--hdfs", paramLabel = "URI", description = "NameNode URI (default: fs.defaultFS)")
+  @Option(names = "--hdfs", paramLabel = "URI",
+    description = "NameNode URI (default: fs.defaultFS)")
   URI hdfs;
 
   @Option(names = "--dry-run", description = "print the plan and change nothing")

@@ -21,7 +21,8 @@ public final class SatisfierCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--hdfs", paramLabel = "URI", description = "NameNode URI (default: fs.defaultFS)")
+  @Option(names = "--hdfs", paramLabel = "URI",
+    description = "NameNode URI (default: fs.defaultFS)")
   URI hdfs;
 
   @Option(names = "--report-interval", paramLabel = "S", defaultValue = "60",

@@ -23,7 +23,8 @@ public final class TierMoverCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--hdfs", paramLabel = "URI", description = "NameNode URI (default: fs.defaultFS)")
+  @Option(names = "--hdfs", paramLabel = "URI",
+    description = "NameNode URI (default: fs.defaultFS)")
   URI hdfs;
 
   @Option(names = "--state", paramLabel = "FILE",

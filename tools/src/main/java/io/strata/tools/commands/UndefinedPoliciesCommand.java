@@ -22,7 +22,8 @@ public final class UndefinedPoliciesCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--hdfs", paramLabel = "URI", description = "NameNode URI (default: fs.defaultFS)")
+  @Option(names = "--hdfs", paramLabel = "URI",
+    description = "NameNode URI (default: fs.defaultFS)")
   URI hdfs;
 
   @Option(names = "--policy", paramLabel = "NAME",
