@@ -10,8 +10,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
@@ -34,96 +32,15 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>{@code watch}: the loop: observe, classify, and apply on each change of class;</li>
  * <li>{@code revert}: restores the values from before the first apply.</li>
  * </ul>
- * Dry run unless {@code --execute}. Not thread-safe: one run per call. {@code strata pcm} parses
- * its options in the tools module ({@code PcmCommand}) and calls {@link #run(String, Request,
- * Configuration)}; {@link #run(String[], Configuration)} reads them from an argument list.
+ * Dry run unless {@code --execute}. Not thread-safe: one run per call. Its options are parsed by
+ * the tools module's {@code PcmCommand}, which calls {@link #run(String, Request, Configuration)}.
  */
 public final class PcmTool {
   private static final String USAGE = "strata pcm classify|recommend|apply|watch|revert "
-    + "--table T [--zk HOST:PORT] [--class C] [--create FAMILIES [--key-range START,END]] "
-    + "[--execute] [--json FILE]";
-  private static final String HEADER = "Classifies a table's workload from the running cluster's "
-    + "request counters (the PCM paper's classes), recommends the tuned policy of its class and "
-    + "applies it online: descriptor changes through modifyTable (the heap shares as table "
-    + "values that io.strata.pcm.PcmHeapTuner applies on the RegionServers), a written plan for "
-    + "what needs a RegionServer restart (heap size, memstore lower limit). Dry run unless --execute; revert restores what apply changed.\n\n";
+    + "--table T [options] (strata pcm SUBCOMMAND --help)";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private PcmTool() {
-  }
-
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "table", true, "the table (required)");
-    o.addOption(null, "zk", true, "ZooKeeper quorum HOST:PORT (default: the configuration's)");
-    o.addOption(null, "class", true, "recommend/apply: this class instead of classifying "
-      + "(BL, WO-Insert, WO-Update, WM, MixW, MixRW, MixR, RM, RO-Read, RO-Scan)");
-    o.addOption(null, "execute", false, "apply/watch: apply the changes (default: dry run)");
-    o.addOption(null, "dry-run", false, "only show what would change (the default)");
-    o.addOption(null, "state", true, "directory of revert files and restart plans "
-      + "(default: the launcher's work directory, pcm/)");
-    o.addOption(null, "policy-dir", true, "operator policy files (default: "
-      + PcmKeys.POLICY_DIR + ")");
-    o.addOption(null, "create", true, "recommend/apply with --class: the table does not exist "
-      + "yet; create it with these column families (comma-separated), pre-split into the "
-      + "policy's P regions and with its values set");
-    o.addOption(null, "key-range", true, "with --create: first and last split keys START,END "
-      + "(\\xNN escapes allowed; default \\x00,\\xFF), the split points spread evenly "
-      + "between them in byte order, as HBase's UniformSplit (for keys like user0123 give the "
-      + "characters that vary first: user0,user9)");
-    o.addOption(null, "dataset-bytes", true, "the table's expected data size, for max.filesize "
-      + "(default: its size now)");
-    o.addOption(null, "max-samples", true, "classify/watch: stop after this many reads "
-      + "(classify default: window + stable windows + 10; watch: no limit)");
-    o.addOption(null, "json", true, "also write the result as JSON to this file");
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
-
-  /** Runs one subcommand; returns the exit code. */
-  public static int run(String[] args, Configuration base) throws Exception {
-    if (args.length == 0 || args[0].startsWith("-")) {
-      if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-        System.out.println("usage: " + USAGE);
-        return 0;
-      }
-      System.err.println("strata pcm: a subcommand first: classify, recommend, apply, watch or "
-        + "revert\nusage: " + USAGE);
-      return 2;
-    }
-    String sub = args[0];
-    if (!SUBCOMMANDS.contains(sub)) {
-      System.err.println("strata pcm: unknown subcommand '" + sub + "'\nusage: " + USAGE);
-      return 2;
-    }
-    String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata pcm " + sub, USAGE, HEADER, options(), rest);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    Request r = new Request();
-    try {
-      r.table = cl.getOptionValue("table");
-      r.zk = cl.getOptionValue("zk");
-      r.workloadClass = cl.getOptionValue("class");
-      r.execute = cl.hasOption("execute");
-      r.dryRun = cl.hasOption("dry-run");
-      r.state = cl.hasOption("state") ? new File(cl.getOptionValue("state")) : null;
-      r.policyDir = cl.getOptionValue("policy-dir");
-      r.create = cl.getOptionValue("create");
-      r.keyRange = cl.getOptionValue("key-range");
-      r.datasetBytes = cl.hasOption("dataset-bytes")
-        ? CommandLines.wholeNumber(cl, "dataset-bytes", 0, 0) : null;
-      r.maxSamples = cl.hasOption("max-samples")
-        ? CommandLines.wholeNumber(cl, "max-samples", 1, 1) : null;
-      r.json = cl.hasOption("json") ? new File(cl.getOptionValue("json")) : null;
-    } catch (IllegalArgumentException e) {
-      System.err.println("strata pcm " + sub + ": " + e.getMessage());
-      return 2;
-    }
-    return run(sub, r, base);
   }
 
   /** The options of a subcommand, typed; null where not given. */
