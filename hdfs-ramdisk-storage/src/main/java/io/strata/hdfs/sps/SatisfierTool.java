@@ -22,7 +22,9 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
  * {@link InProcessSatisfier} (upstream's satisfier, supervised: restarted with back-off when its
  * thread ends, its unfinished files handed back to it) in a JVM that runs until stopped, printing
  * its status at an interval. It takes the place of upstream's {@code hdfs --daemon start sps},
- * whose thread stays dead after its first failure.
+ * whose thread stays dead after its first failure. {@code strata satisfier} and bin/satisfier parse
+ * its options in the tools' entry point ({@code SatisfierCommand}) and call {@link #satisfy};
+ * {@link #main} is what bin/strata-cluster starts on the HDFS side's class path.
  */
 public final class SatisfierTool {
   private static final String HEADER = "Runs the Storage Policy Satisfier for a NameNode with "

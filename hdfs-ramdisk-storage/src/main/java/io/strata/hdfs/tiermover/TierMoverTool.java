@@ -22,7 +22,9 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 
 /**
  * {@code strata tier-mover}: runs the {@link TierMover} until stopped (Ctrl-C/TERM) or for a given
- * time, printing its progress.
+ * time, printing its progress. {@code strata tier-mover} and bin/tier-mover parse its options in
+ * the tools' entry point ({@code TierMoverCommand}) and call {@link #follow}; {@link #main} is what
+ * bin/strata-cluster starts on the HDFS side's class path.
  */
 public final class TierMoverTool {
   private static final String HEADER = "Follows the NameNode's renames (inotify; run it as an HDFS "
