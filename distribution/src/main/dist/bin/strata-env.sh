@@ -43,14 +43,21 @@ STRATA_HBASE_CP="$STRATA_HOME/lib/hbase/*"
 # HDFS side (NameNode, DataNodes, satisfier, movers): the overlay BEFORE hadoop-hdfs, then
 # Strata's HDFS jars, then upstream.
 STRATA_HDFS_CP="$STRATA_HOME/lib/hdfs-overlay/*:$STRATA_HOME/lib/hdfs/*"
+# The operator tools (placement, migrate, mover, tier-mover, satisfier, pcm, undefined-policies,
+# rollback-policies, install-check): their one entry point and picocli (lib/tools), then the HDFS
+# and HBase sides (the overlay still before hadoop-hdfs), then upstream.
+STRATA_TOOLS_CP="$STRATA_HOME/lib/tools/*:$STRATA_HDFS_CP:$STRATA_HBASE_CP"
+STRATA_TOOLS_MAIN=io.strata.tools.StrataTools
 
-# Runs a Java main class in the foreground (exec): strata_run SIDE MAIN ARGS...
+# Runs a Java main class in the foreground (exec): strata_run SIDE MAIN ARGS...; for SIDE tools,
+# MAIN is the tool's command name, run through the tools' entry point.
 strata_run() {
   local side="$1" main="$2"; shift 2
   local cp
   case "$side" in
     hbase) cp="$STRATA_HDFS_CP:$STRATA_HBASE_CP" ;;
     hdfs) cp="$STRATA_HDFS_CP" ;;
+    tools) cp="$STRATA_TOOLS_CP"; set -- "$main" "$@"; main="$STRATA_TOOLS_MAIN" ;;
     *) echo "strata: unknown side $side" >&2; exit 2 ;;
   esac
   local conf
@@ -66,6 +73,12 @@ strata_run() {
   exec "$JAVA" -Xmx"${STRATA_HEAP:-1g}" $STRATA_JVM_OPTS ${STRATA_DAEMON_OPTS[@]+"${STRATA_DAEMON_OPTS[@]}"} \
     -Djava.library.path="$STRATA_HOME/lib/native" \
     -cp "${conf:+$conf:}$cp:$(strata_upstream_cp)" "$main" "$@"
+}
+
+# Runs an operator tool in the foreground (exec) through the tools' one entry point, as
+# ./strata COMMAND does: strata_tool COMMAND ARGS...
+strata_tool() {
+  strata_run tools "$@"
 }
 
 # Daemon control for a main class: strata_daemon NAME SIDE MAIN start|stop|status|run|foreground

@@ -54,8 +54,9 @@ public class TarballContentsIT {
   }
 
   /**
-   * The tarball's own bin/install-check, on its own lib/tools class path, merges Strata's keys
-   * into a secure cluster's files (the tools module's sample) and keeps the security coprocessors.
+   * The tarball's own bin/install-check, on the tools' class path (lib/tools first), merges
+   * Strata's keys into a secure cluster's files (the tools module's sample) and keeps the security
+   * coprocessors.
    */
   @Test
   public void installCheckRunsFromTheTarball() throws Exception {

@@ -182,8 +182,8 @@ public class AgeTieringIT {
 
     // strata migrate re-pins by the same rules: the aged file is not taken back to ALL_SSD.
     ByteArrayOutputStream console = new ByteArrayOutputStream();
-    int code = MigrateTool.run(new String[] { "--table", "aging", "--timeout", "60" },
-      CLUSTER.hbase().configuration(), new PrintStream(console, true, StandardCharsets.UTF_8));
+    int code = MigrateTool.migrate(CLUSTER.hbase().configuration(), "aging", null, null,
+      null, 60, false, new PrintStream(console, true, StandardCharsets.UTF_8));
     String out = console.toString(StandardCharsets.UTF_8);
     assertEquals(out, 0, code);
     assertTrue(out, out.contains("aging: 0 files to move, 2 already in place"));

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
@@ -27,16 +28,7 @@ public class FileMoverIT {
 
   private static int mover(TieredDfsCluster c, ByteArrayOutputStream console, String... paths)
     throws Exception {
-    String[] args = new String[paths.length * 2 + 4];
-    for (int i = 0; i < paths.length; i++) {
-      args[2 * i] = "-p";
-      args[2 * i + 1] = paths[i];
-    }
-    args[paths.length * 2] = "--hdfs";
-    args[paths.length * 2 + 1] = c.uri().toString();
-    args[paths.length * 2 + 2] = "--timeout";
-    args[paths.length * 2 + 3] = "30";
-    return FileMover.run(args, c.configuration(),
+    return FileMover.move(c.configuration(), List.of(paths), c.uri(), 30, false,
       new PrintStream(console, true, StandardCharsets.UTF_8));
   }
 
@@ -82,8 +74,7 @@ public class FileMoverIT {
       System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
       int code;
       try {
-        code = FileMover.run(new String[] { "-p", "/big", "--hdfs", c.uri().toString(),
-          "--timeout", "8" }, c.configuration(),
+        code = FileMover.move(c.configuration(), List.of("/big"), c.uri(), 8, false,
           new PrintStream(console, true, StandardCharsets.UTF_8));
       } finally {
         System.setErr(err);

@@ -335,8 +335,7 @@ public class SatisfierCrashIT {
         assertFalse("a marked file is not placed by asking again", PlacementCheck.satisfied(fs,
           f));
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        int code = FileMover.run(new String[] { "-p", "/ssd", "--hdfs", c.uri().toString(),
-          "--timeout", "90" }, c.configuration(),
+        int code = FileMover.move(c.configuration(), List.of("/ssd"), c.uri(), 90, false,
           new PrintStream(console, true, StandardCharsets.UTF_8));
         assertEquals(console.toString() + "; satisfier " + sps.status(), 0, code);
         assertTrue(console.toString(), console.toString().contains("cleared a stale Storage "

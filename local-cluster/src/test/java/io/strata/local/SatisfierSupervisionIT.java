@@ -103,8 +103,7 @@ public class SatisfierSupervisionIT {
       DistributedFileSystem fs = c.fileSystem();
       List<Path> files = misplacedFiles(fs, 3);
       ByteArrayOutputStream console = new ByteArrayOutputStream();
-      int code = FileMover.run(new String[] { "-p", "/ssd", "--hdfs", c.uri().toString(),
-        "--timeout", "60" }, c.configuration(),
+      int code = FileMover.move(c.configuration(), List.of("/ssd"), c.uri(), 60, false,
         new PrintStream(console, true, StandardCharsets.UTF_8));
       assertEquals(console.toString(), 0, code);
       assertOnSsd(fs, files);
@@ -395,8 +394,7 @@ public class SatisfierSupervisionIT {
       long start = System.currentTimeMillis();
       int code;
       try {
-        code = FileMover.run(new String[] { "-p", "/ssd", "--hdfs", c.uri().toString(),
-          "--timeout", "120" }, c.configuration(),
+        code = FileMover.move(c.configuration(), List.of("/ssd"), c.uri(), 120, false,
           new PrintStream(console, true, StandardCharsets.UTF_8));
       } finally {
         System.setErr(err);

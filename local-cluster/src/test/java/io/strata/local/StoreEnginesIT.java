@@ -240,8 +240,8 @@ public class StoreEnginesIT {
     assertTrue(sized, sized.startsWith("Strata default; file size < "));
     // strata migrate keeps the window's policy rather than Strata's compaction policy.
     java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
-    int code = io.strata.hbase.tiering.MigrateTool.run(new String[] { "--table", "engines",
-      "--family", "tdtw", "--no-wait" }, CLUSTER.hbase().configuration(),
+    int code = io.strata.hbase.tiering.MigrateTool.migrate(CLUSTER.hbase().configuration(),
+      "engines", "tdtw", null, null, 300, true,
       new java.io.PrintStream(console, true, java.nio.charset.StandardCharsets.UTF_8));
     String out = console.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertEquals(out, 0, code);

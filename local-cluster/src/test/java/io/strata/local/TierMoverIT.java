@@ -419,8 +419,8 @@ public class TierMoverIT {
       assertTrue(out, out.contains("strata mover -p"));
 
       // The recovery the report names.
-      assertEquals(0, FileMover.run(new String[] { "-p", "/ssd", "--timeout", "60" },
-        c.configuration(), System.out));
+      assertEquals(0, FileMover.move(c.configuration(), List.of("/ssd"), null, 60, false,
+        System.out));
       for (int i = 5; i < 10; i++) {
         assertOn(fs, targets.get(i).toString(), StorageType.SSD);
       }

@@ -237,8 +237,8 @@ public class TieredPlacementIT {
       flushedFiles(table, "f"));
 
     ByteArrayOutputStream console = new ByteArrayOutputStream();
-    int code = MigrateTool.run(new String[] { "--table", table.getNameAsString(), "--family", "f",
-      "--timeout", "60" }, hbase.configuration(),
+    int code = MigrateTool.migrate(hbase.configuration(), table.getNameAsString(), "f", null,
+      null, 60, false,
       new PrintStream(console, true, StandardCharsets.UTF_8));
     String out = console.toString(StandardCharsets.UTF_8);
     assertEquals(out, 0, code);

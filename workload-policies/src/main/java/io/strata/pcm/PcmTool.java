@@ -10,10 +10,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -35,81 +32,63 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>{@code watch}: the loop: observe, classify, and apply on each change of class;</li>
  * <li>{@code revert}: restores the values from before the first apply.</li>
  * </ul>
- * Dry run unless {@code --execute}. Not thread-safe: one run per call.
+ * Dry run unless {@code --execute}. Not thread-safe: one run per call. Its options are parsed by
+ * the tools module's {@code PcmCommand}, which calls {@link #run(String, Request, Configuration)}.
  */
 public final class PcmTool {
   private static final String USAGE = "strata pcm classify|recommend|apply|watch|revert "
-    + "--table T [--zk HOST:PORT] [--class C] [--create FAMILIES [--key-range START,END]] "
-    + "[--execute] [--json FILE]";
-  private static final String HEADER = "Classifies a table's workload from the running cluster's "
-    + "request counters (the PCM paper's classes), recommends the tuned policy of its class and "
-    + "applies it online: descriptor changes through modifyTable (the heap shares as table "
-    + "values that io.strata.pcm.PcmHeapTuner applies on the RegionServers), a written plan for "
-    + "what needs a RegionServer restart (heap size, memstore lower limit). Dry run unless --execute; revert restores what apply changed.\n\n";
+    + "--table T [options] (strata pcm SUBCOMMAND --help)";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private PcmTool() {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "table", true, "the table (required)");
-    o.addOption(null, "zk", true, "ZooKeeper quorum HOST:PORT (default: the configuration's)");
-    o.addOption(null, "class", true, "recommend/apply: this class instead of classifying "
-      + "(BL, WO-Insert, WO-Update, WM, MixW, MixRW, MixR, RM, RO-Read, RO-Scan)");
-    o.addOption(null, "execute", false, "apply/watch: apply the changes (default: dry run)");
-    o.addOption(null, "dry-run", false, "only show what would change (the default)");
-    o.addOption(null, "state", true, "directory of revert files and restart plans "
-      + "(default: the launcher's work directory, pcm/)");
-    o.addOption(null, "policy-dir", true, "operator policy files (default: "
-      + PcmKeys.POLICY_DIR + ")");
-    o.addOption(null, "create", true, "recommend/apply with --class: the table does not exist "
-      + "yet; create it with these column families (comma-separated), pre-split into the "
-      + "policy's P regions and with its values set");
-    o.addOption(null, "key-range", true, "with --create: first and last split keys START,END "
-      + "(\\xNN escapes allowed; default \\x00,\\xFF), the split points spread evenly "
-      + "between them in byte order, as HBase's UniformSplit (for keys like user0123 give the "
-      + "characters that vary first: user0,user9)");
-    o.addOption(null, "dataset-bytes", true, "the table's expected data size, for max.filesize "
-      + "(default: its size now)");
-    o.addOption(null, "max-samples", true, "classify/watch: stop after this many reads "
-      + "(classify default: window + stable windows + 10; watch: no limit)");
-    o.addOption(null, "json", true, "also write the result as JSON to this file");
-    o.addOption("h", "help", false, "this text");
-    return o;
+  /** The options of a subcommand, typed; null where not given. */
+  public static final class Request {
+    /** The table, as [namespace:]name (required). */
+    public String table;
+    /** ZooKeeper quorum HOST:PORT. */
+    public String zk;
+    /** recommend/apply: this class's label instead of classifying. */
+    public String workloadClass;
+    /** apply/watch: apply the changes. */
+    public boolean execute;
+    /** Only show what would change (the default); excludes {@link #execute}. */
+    public boolean dryRun;
+    /** Directory of revert files and restart plans (default: the work directory's pcm/). */
+    public File state;
+    /** Operator policy files (default: {@link PcmKeys#POLICY_DIR}). */
+    public String policyDir;
+    /** recommend/apply with a class: comma-separated families of a table to create. */
+    public String create;
+    /** With {@link #create}: START,END split keys (\xNN escapes). */
+    public String keyRange;
+    /** The table's expected data size, at least 0 (default: its size now). */
+    public Long datasetBytes;
+    /** classify/watch: stop after this many reads, at least 1. */
+    public Long maxSamples;
+    /** Also write the result as JSON to this file. */
+    public File json;
   }
 
-  public static void main(String[] args) {
-    CommandLines.runAndHalt("strata pcm", () -> run(args, HBaseConfiguration.create()));
-  }
+  /** The subcommands, in the order the usage names them. */
+  public static final List<String> SUBCOMMANDS =
+    List.of("classify", "recommend", "apply", "watch", "revert");
 
-  /** Runs one subcommand; returns the exit code. */
-  public static int run(String[] args, Configuration base) throws Exception {
-    if (args.length == 0 || args[0].startsWith("-")) {
-      if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-        System.out.println("usage: " + USAGE);
-        return 0;
-      }
-      System.err.println("strata pcm: a subcommand first: classify, recommend, apply, watch or "
-        + "revert\nusage: " + USAGE);
-      return 2;
-    }
-    String sub = args[0];
-    if (!List.of("classify", "recommend", "apply", "watch", "revert").contains(sub)) {
+  /**
+   * Runs subcommand {@code sub} (one of {@link #SUBCOMMANDS}) with the options of {@code r};
+   * returns the exit code: 0 done, 1 classify found no class or an apply failed, 2 bad input
+   * (printed as {@code strata pcm SUB: reason} before the cluster is contacted).
+   */
+  public static int run(String sub, Request r, Configuration base) throws Exception {
+    if (!SUBCOMMANDS.contains(sub)) {
       System.err.println("strata pcm: unknown subcommand '" + sub + "'\nusage: " + USAGE);
       return 2;
-    }
-    String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata pcm " + sub, USAGE, HEADER, options(), rest);
-    } catch (CommandLines.Exit e) {
-      return e.code();
     }
     Configuration conf = new Configuration(base);
     Settings s;
     try {
-      s = settings(sub, cl, conf);
+      s = settings(sub, r, conf);
       // Every policy is loaded and checked before the cluster is touched: a bad operator file
       // stops the command here, naming the file, the key and the reason.
       s.policies = PolicyLoader.load(s.policyDir);
@@ -147,9 +126,9 @@ public final class PcmTool {
         default:
           code = recommendOrApply(s, admin, report, sub.equals("apply") && s.execute);
       }
-      if (cl.hasOption("json")) {
-        JsonReports.write(new File(cl.getOptionValue("json")), report);
-        System.out.println("JSON report written to " + cl.getOptionValue("json"));
+      if (r.json != null) {
+        JsonReports.write(r.json, report);
+        System.out.println("JSON report written to " + r.json);
       }
       return code;
     }
@@ -172,14 +151,14 @@ public final class PcmTool {
     byte[] endKey;
   }
 
-  private static Settings settings(String sub, CommandLine cl, Configuration conf) {
+  private static Settings settings(String sub, Request r, Configuration conf) {
     Settings s = new Settings();
-    if (!cl.hasOption("table")) {
+    if (r.table == null) {
       throw new IllegalArgumentException("--table is required");
     }
-    s.table = TableName.valueOf(cl.getOptionValue("table"));
-    if (cl.hasOption("zk")) {
-      String zk = cl.getOptionValue("zk");
+    s.table = TableName.valueOf(r.table);
+    if (r.zk != null) {
+      String zk = r.zk;
       int colon = zk.lastIndexOf(':');
       if (colon <= 0) {
         throw new IllegalArgumentException("--zk takes HOST:PORT, not '" + zk + "'");
@@ -191,18 +170,18 @@ public final class PcmTool {
         throw new IllegalArgumentException("--zk port must be a number, not '" + zk + "'");
       }
     }
-    if (cl.hasOption("class")) {
-      s.forced = WorkloadClass.fromLabel(cl.getOptionValue("class"));
+    if (r.workloadClass != null) {
+      s.forced = WorkloadClass.fromLabel(r.workloadClass);
       if (s.forced == null) {
-        throw new IllegalArgumentException("--class '" + cl.getOptionValue("class")
+        throw new IllegalArgumentException("--class '" + r.workloadClass
           + "' is not a workload class");
       }
     }
-    if (cl.hasOption("execute") && cl.hasOption("dry-run")) {
+    if (r.execute && r.dryRun) {
       throw new IllegalArgumentException("--execute and --dry-run exclude each other");
     }
-    s.execute = cl.hasOption("execute");
-    if (cl.hasOption("create")) {
+    s.execute = r.execute;
+    if (r.create != null) {
       if (!sub.equals("recommend") && !sub.equals("apply")) {
         throw new IllegalArgumentException("--create goes with recommend or apply, not " + sub);
       }
@@ -211,7 +190,7 @@ public final class PcmTool {
           + "has no workload to classify yet");
       }
       s.create = new java.util.ArrayList<>();
-      for (String f : cl.getOptionValue("create").split(",")) {
+      for (String f : r.create.split(",")) {
         if (!f.trim().isEmpty()) {
           s.create.add(f.trim());
         }
@@ -219,7 +198,7 @@ public final class PcmTool {
       if (s.create.isEmpty()) {
         throw new IllegalArgumentException("--create needs at least one column family");
       }
-      String range = cl.getOptionValue("key-range", "\\x00,\\xFF");
+      String range = r.keyRange != null ? r.keyRange : "\\x00,\\xFF";
       int comma = range.indexOf(',');
       if (comma <= 0 || comma == range.length() - 1) {
         throw new IllegalArgumentException("--key-range takes START,END, not '" + range + "'");
@@ -230,18 +209,16 @@ public final class PcmTool {
         throw new IllegalArgumentException("--key-range start must sort before its end: '"
           + range + "'");
       }
-    } else if (cl.hasOption("key-range")) {
+    } else if (r.keyRange != null) {
       throw new IllegalArgumentException("--key-range goes with --create");
     }
-    s.state = cl.hasOption("state") ? new File(cl.getOptionValue("state"))
-      : CommandLines.workDir("pcm");
-    String dir = cl.hasOption("policy-dir") ? cl.getOptionValue("policy-dir")
-      : PcmKeys.policyDir(conf);
+    s.state = r.state != null ? r.state : CommandLines.workDir("pcm");
+    String dir = r.policyDir != null ? r.policyDir : PcmKeys.policyDir(conf);
     s.policyDir = dir == null ? null : new File(dir);
-    s.datasetBytes = CommandLines.wholeNumber(cl, "dataset-bytes", 0, 0);
+    s.datasetBytes = atLeast("--dataset-bytes", r.datasetBytes, 0, 0);
     int window = PcmKeys.windowSamples(conf);
     int stable = PcmKeys.stableWindows(conf);
-    s.maxSamples = CommandLines.wholeNumber(cl, "max-samples",
+    s.maxSamples = atLeast("--max-samples", r.maxSamples,
       sub.equals("watch") ? Long.MAX_VALUE : window + stable + 10, 1);
     s.conf = conf;
     // Read every key now, so that a bad value stops the command before it touches the cluster.
@@ -254,6 +231,16 @@ public final class PcmTool {
     PcmKeys.insertMinSamples(conf);
     PcmKeys.watchMaxFailures(conf);
     return s;
+  }
+
+  private static long atLeast(String option, Long value, long dflt, long min) {
+    if (value == null) {
+      return dflt;
+    }
+    if (value < min) {
+      throw new IllegalArgumentException(option + " must be at least " + min + ", not " + value);
+    }
+    return value;
   }
 
   private static WorkloadMonitor monitor(Settings s, Admin admin) {

@@ -62,6 +62,16 @@ public class PcmHeapTunerIT {
       // tested here.
       .hbase("hbase.heap.occupancy.low_water_mark", "1.01"));
 
+  /** What {@code strata pcm apply --table T --class C --execute --state DIR} passes. */
+  private static PcmTool.Request apply(TableName table, String workloadClass, File state) {
+    PcmTool.Request r = new PcmTool.Request();
+    r.table = table.getNameAsString();
+    r.workloadClass = workloadClass;
+    r.execute = true;
+    r.state = state;
+    return r;
+  }
+
   @Test
   public void sharesFollowTheTablesClassWithoutARestart() throws Exception {
     TableName name = TableName.valueOf("pcm_heap");
@@ -77,20 +87,20 @@ public class PcmHeapTunerIT {
 
     File state = new File("target/pcm-it/" + System.nanoTime(), "state");
     Configuration conf = new Configuration(CLUSTER.hbase().configuration());
-    assertEquals(0, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
-      "--class", "WO-Insert", "--execute", "--state", state.getPath() }, conf));
+    assertEquals(0, PcmTool.run("apply", apply(name, "WO-Insert", state), conf));
     awaitShares(rs, name, 0.6, 0.1, true);
     assertEquals("WO-Insert", admin.getDescriptor(name).getValue(PcmKeys.TABLE_CLASS));
     assertEquals(startCode, rs.getServerName().getStartcode());
 
-    assertEquals(0, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
-      "--class", "RO-Read", "--execute", "--state", state.getPath() }, conf));
+    assertEquals(0, PcmTool.run("apply", apply(name, "RO-Read", state), conf));
     awaitShares(rs, name, 0.1, 0.6, false);
     assertEquals("RO-Read", admin.getDescriptor(name).getValue(PcmKeys.TABLE_CLASS));
 
     // Revert unsets the table's shares: the server steps back to the site's 0.35 / 0.35.
-    assertEquals(0, PcmTool.run(new String[] { "revert", "--table", name.getNameAsString(),
-      "--state", state.getPath() }, conf));
+    PcmTool.Request revert = new PcmTool.Request();
+    revert.table = name.getNameAsString();
+    revert.state = state;
+    assertEquals(0, PcmTool.run("revert", revert, conf));
     assertEquals(null, admin.getDescriptor(name).getValue(PcmKeys.TABLE_MEMSTORE_SHARE));
     awaitShares(rs, name, 0.35, 0.35, false);
     assertEquals(startCode, rs.getServerName().getStartcode());

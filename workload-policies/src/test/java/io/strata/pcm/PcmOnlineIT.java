@@ -61,6 +61,14 @@ public class PcmOnlineIT {
       .hbase("hbase.regionserver.info.port", "0")
       .hbase("hbase.coprocessor.region.classes", InsertSampler.class.getName()));
 
+  /** What {@code strata pcm SUB --table T [--state DIR]} passes to the tool. */
+  private static PcmTool.Request request(TableName table, File state) {
+    PcmTool.Request r = new PcmTool.Request();
+    r.table = table.getNameAsString();
+    r.state = state;
+    return r;
+  }
+
   @Test
   public void bulkLoadIsClassifiedAndItsPolicyAppliedOnlineAndReverted() throws Exception {
     TableName name = TableName.valueOf("pcm_load");
@@ -81,9 +89,11 @@ public class PcmOnlineIT {
     AtomicLong written = new AtomicLong();
     try {
       // The watch's first sample sees the empty table; the load starts after it.
-      Future<Integer> watch = pool.submit(() -> PcmTool.run(new String[] { "watch", "--table",
-        name.getNameAsString(), "--execute", "--max-samples", "10", "--state", state.getPath(),
-        "--json", json.getPath() }, conf));
+      PcmTool.Request watchRequest = request(name, state);
+      watchRequest.execute = true;
+      watchRequest.maxSamples = 10L;
+      watchRequest.json = json;
+      Future<Integer> watch = pool.submit(() -> PcmTool.run("watch", watchRequest, conf));
       Thread.sleep(500);
       Future<?> load = pool.submit(() -> {
         try (Table t = CLUSTER.hbase().connection().getTable(name)) {
@@ -160,8 +170,7 @@ public class PcmOnlineIT {
     // Revert restores every value.
     File revert = new File(state, "pcm_load.revert.json");
     assertTrue(revert.isFile());
-    assertEquals(0, PcmTool.run(new String[] { "revert", "--table", name.getNameAsString(),
-      "--state", state.getPath() }, conf));
+    assertEquals(0, PcmTool.run("revert", request(name, state), conf));
     TableDescriptor reverted = admin.getDescriptor(name);
     assertEquals(0, TableDescriptor.COMPARATOR.compare(original, reverted));
     assertNull(reverted.getColumnFamily(FAMILY).getValue("strata.flush.storage.policy"));
@@ -184,9 +193,13 @@ public class PcmOnlineIT {
     File state = new File("target/pcm-it/" + System.nanoTime(), "state");
     File json = new File(state.getParentFile(), "create.json");
     Configuration conf = new Configuration(CLUSTER.hbase().configuration());
-    assertEquals(0, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
-      "--class", "BL", "--create", "f", "--key-range", "row000000000,row000100000", "--execute",
-      "--state", state.getPath(), "--json", json.getPath() }, conf));
+    PcmTool.Request create = request(name, state);
+    create.workloadClass = "BL";
+    create.create = "f";
+    create.keyRange = "row000000000,row000100000";
+    create.execute = true;
+    create.json = json;
+    assertEquals(0, PcmTool.run("apply", create, conf));
     JsonNode report = new ObjectMapper().readTree(json);
     int p = report.path("recommendation").path("preSplitRegions").asInt();
     // BL: 4 regions per RegionServer, one RegionServer here.
@@ -214,10 +227,12 @@ public class PcmOnlineIT {
         Bytes.compareTo(lo, split) < 0 && Bytes.compareTo(split, hi) < 0);
     }
     // A second --create of the same table is refused; revert unsets the policy's values.
-    assertEquals(2, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
-      "--class", "BL", "--create", "f", "--execute", "--state", state.getPath() }, conf));
-    assertEquals(0, PcmTool.run(new String[] { "revert", "--table", name.getNameAsString(),
-      "--state", state.getPath() }, conf));
+    PcmTool.Request again = request(name, state);
+    again.workloadClass = "BL";
+    again.create = "f";
+    again.execute = true;
+    assertEquals(2, PcmTool.run("apply", again, conf));
+    assertEquals(0, PcmTool.run("revert", request(name, state), conf));
     assertNull(admin.getDescriptor(name).getColumnFamily(FAMILY)
       .getValue("strata.flush.storage.policy"));
   }
@@ -461,8 +476,10 @@ public class PcmOnlineIT {
         }
         return null;
       });
-      assertEquals(0, PcmTool.run(new String[] { "classify", "--table", name.getNameAsString(),
-        "--max-samples", "60", "--json", json.getPath() }, conf));
+      PcmTool.Request classify = request(name, null);
+      classify.maxSamples = 60L;
+      classify.json = json;
+      assertEquals(0, PcmTool.run("classify", classify, conf));
       stop.set(true);
       running.get(1, TimeUnit.MINUTES);
     } finally {

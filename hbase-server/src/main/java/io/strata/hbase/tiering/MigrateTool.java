@@ -13,13 +13,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import io.strata.cli.CommandLines;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -40,61 +36,42 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * family's age rule covers to the aged policy, a date-tiered compaction output with upstream's
  * window policies to its window's policy. Only the table's
  * own directories are listed; each file that is not where its policy wants it is moved by the
- * Storage Policy Satisfier.
+ * Storage Policy Satisfier. Its options are parsed by the tools module's {@code MigrateCommand}.
  */
 public final class MigrateTool {
-  private static final String HEADER = "Moves the existing HFiles of a table (or one family) to the "
-    + "storage policy their kind has now, and waits until their blocks are there.\n\n";
-
   private MigrateTool() {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "table", true, "table, as [namespace:]name (required)");
-    o.addOption(null, "family", true, "only this column family");
-    o.addOption(null, "zk", true, "ZooKeeper quorum host:port (default: hbase-site on the classpath)");
-    o.addOption(null, "root", true,
-      "HBase root directory URI (default: hbase.rootdir of the configuration)");
-    o.addOption(null, "timeout", true, "seconds to wait for the blocks to move (default 300)");
-    o.addOption(null, "no-wait", false, "queue the moves and return");
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
-
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, HBaseConfiguration.create(), System.out));
-  }
-
-  public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata migrate", "strata migrate --table T [--family CF] [options]",
-        HEADER, options(), args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    if (!cl.hasOption("table")) {
-      System.err.println("strata migrate: --table is required (see --help)");
-      return 2;
-    }
-    conf = new Configuration(conf);
-    if (cl.hasOption("zk")) {
-      String[] hp = cl.getOptionValue("zk").split(":");
+  /**
+   * Moves the HFiles of {@code tableName} (or of its {@code family}) to their kind's current
+   * policy; returns the exit code: 0 placed (or queued, with {@code noWait}), 1 not placed within
+   * the timeout, 2 bad input.
+   *
+   * @param family   only this column family, or null for all
+   * @param zk       the ZooKeeper quorum as HOST[:PORT], or null for the configuration's
+   * @param root     the HBase root directory URI, or null for {@code hbase.rootdir}
+   * @param timeoutS seconds to wait for the blocks to move
+   * @param noWait   queue the moves and return
+   */
+  public static int migrate(Configuration base, String tableName, String family, String zk,
+    String root, long timeoutS, boolean noWait, PrintStream out) throws Exception {
+    Configuration conf = new Configuration(base);
+    if (zk != null) {
+      String[] hp = zk.split(":");
       conf.set(HConstants.ZOOKEEPER_QUORUM, hp[0]);
       if (hp.length > 1) {
         conf.set(HConstants.ZOOKEEPER_CLIENT_PORT, hp[1]);
       }
     }
-    if (cl.hasOption("root")) {
-      conf.set(HConstants.HBASE_DIR, cl.getOptionValue("root"));
+    if (root != null) {
+      conf.set(HConstants.HBASE_DIR, root);
     }
-    long timeoutMs = Long.parseLong(cl.getOptionValue("timeout", "300")) * 1000;
-    TableName table = TableName.valueOf(cl.getOptionValue("table"));
-    Path root = CommonFSUtils.getRootDir(conf);
-    FileSystem fs = root.getFileSystem(conf);
+    long timeoutMs = timeoutS * 1000;
+    TableName table = TableName.valueOf(tableName);
+    Path rootDir = CommonFSUtils.getRootDir(conf);
+    FileSystem fs = rootDir.getFileSystem(conf);
     if (!(fs instanceof DistributedFileSystem)) {
-      System.err.println("strata migrate: " + root + " is not on HDFS");
+      System.err.println("strata migrate: " + rootDir + " is not on HDFS");
       return 2;
     }
     DistributedFileSystem dfs = (DistributedFileSystem) fs;
@@ -105,19 +82,19 @@ public final class MigrateTool {
     }
     Map<String, TierPolicies> policies = new HashMap<>();
     for (ColumnFamilyDescriptor cfd : td.getColumnFamilies()) {
-      if (!cl.hasOption("family") || cl.getOptionValue("family").equals(cfd.getNameAsString())) {
+      if (family == null || family.equals(cfd.getNameAsString())) {
         policies.put(cfd.getNameAsString(),
           TierPolicies.resolve(StoreUtils.createStoreConfiguration(conf, td, cfd), td, cfd));
       }
     }
     if (policies.isEmpty()) {
       System.err.println("strata migrate: table " + table + " has no family "
-        + cl.getOptionValue("family"));
+        + family);
       return 2;
     }
 
     String tableDir = table.getNamespaceAsString() + "/" + table.getQualifierAsString();
-    List<PlacedFile> files = new PlacementScanner(dfs, conf).scan(root,
+    List<PlacedFile> files = new PlacementScanner(dfs, conf).scan(rootDir,
       HConstants.BASE_NAMESPACE_DIR + "/" + tableDir,
       HConstants.HFILE_ARCHIVE_DIRECTORY + "/" + HConstants.BASE_NAMESPACE_DIR + "/" + tableDir)
       .files();
@@ -145,7 +122,7 @@ public final class MigrateTool {
     }
     out.printf(Locale.ROOT, "%s: %d files to move, %d already in place%n", table, queued.size(),
       inPlace);
-    if (cl.hasOption("no-wait") || queued.isEmpty()) {
+    if (noWait || queued.isEmpty()) {
       return 0;
     }
     return FileMover.waitUntilPlaced(dfs, queued, timeoutMs, out);

@@ -1,6 +1,5 @@
 package io.strata.hdfs.mover;
 
-import io.strata.cli.CommandLines;
 import io.strata.hdfs.HdfsKeys;
 import io.strata.hdfs.sps.MoverIdHolder;
 import io.strata.hdfs.sps.SatisfierMarks;
@@ -13,9 +12,6 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -23,52 +19,34 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 
 /**
  * {@code strata mover -p PATH...}: moves the blocks of exactly these files (and the files below
  * these directories) to their storage policy through the Storage Policy Satisfier, and waits
- * until they are there. Unlike HDFS's Mover it never scans the namespace.
+ * until they are there. Unlike HDFS's Mover it never scans the namespace. Its options are parsed
+ * by the tools module's {@code MoverCommand}.
  */
 public final class FileMover {
-  private static final String HEADER = "Moves the blocks of the given files, and of the files "
-    + "below the given directories, to their storage policy (HDFS's Storage Policy Satisfier must "
-    + "run), showing progress; exits 1 if they are not there before the timeout.\n\n";
-
   private FileMover() {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(Option.builder("p").longOpt("path").hasArgs().argName("PATH")
-      .desc("files or directories to move (required, repeatable)").build());
-    o.addOption(null, "hdfs", true, "NameNode URI (default: fs.defaultFS)");
-    o.addOption(null, "timeout", true, "seconds to wait for the blocks (default 300)");
-    o.addOption(null, "no-wait", false, "queue the moves and return");
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
-
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, new HdfsConfiguration(), System.out));
-  }
-
-  public static int run(String[] args, Configuration conf, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata mover", "strata mover -p PATH... [--hdfs URI] [--timeout S]",
-        HEADER, options(), args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    String[] paths = cl.getOptionValues("path");
-    if (paths == null || paths.length == 0) {
+  /**
+   * Moves the blocks of {@code paths} (files, and the files below directories) to their storage
+   * policy through the Storage Policy Satisfier; returns the exit code: 0 placed (or queued, with
+   * {@code noWait}), 1 a path missing or not placed within the timeout, 2 bad input.
+   *
+   * @param hdfs     the NameNode, or null for the first path's file system
+   * @param timeoutS seconds to wait for the blocks
+   */
+  public static int move(Configuration conf, List<String> paths, URI hdfs, long timeoutS,
+    boolean noWait, PrintStream out) throws Exception {
+    if (paths.isEmpty()) {
       System.err.println("strata mover: give at least one -p PATH (see --help)");
       return 2;
     }
-    FileSystem fs = cl.hasOption("hdfs") ? FileSystem.get(URI.create(cl.getOptionValue("hdfs")),
-      conf) : new Path(paths[0]).getFileSystem(conf);
+    FileSystem fs = hdfs != null ? FileSystem.get(hdfs, conf)
+      : new Path(paths.get(0)).getFileSystem(conf);
     if (!(fs instanceof DistributedFileSystem)) {
       System.err.println("strata mover: " + fs.getUri() + " is not HDFS");
       return 2;
@@ -119,7 +97,7 @@ public final class FileMover {
     if (queued.isEmpty()) {
       return 0;
     }
-    if (cl.hasOption("no-wait")) {
+    if (noWait) {
       SatisfierStatus sps = new MoverIdHolder(dfs).status();
       if (!sps.running()) {
         System.err.println("strata mover: no Storage Policy Satisfier is running for "
@@ -128,8 +106,7 @@ public final class FileMover {
       }
       return 0;
     }
-    return waitUntilPlaced(dfs, queued, Long.parseLong(cl.getOptionValue("timeout", "300")) * 1000,
-      out);
+    return waitUntilPlaced(dfs, queued, timeoutS * 1000, out);
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.strata.hdfs.ramdisk;
 
-import io.strata.cli.CommandLines;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -8,55 +7,30 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Locale;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 
 /**
  * {@code strata ramdisk}: prepares the directory of a DataNode's RAM-class volume, prints whether
  * its mount is volatile (tmpfs, ramfs) or persistent memory (a DAX mount) by /proc/mounts, and
  * the {@code dfs.datanode.data.dir} entry for it. Refuses when the machine's available memory or the
- * directory's file system cannot hold the requested size.
+ * directory's file system cannot hold the requested size. Its options are parsed by the tools
+ * module's {@code RamDiskCommand}.
  */
 public final class RamDiskTool {
-  private static final String HEADER = "Creates and checks the directory of a DataNode's RAM tier "
-    + "volume (tmpfs such as /dev/shm, or NVDIMM/PMEM on a DAX mount), says whether its mount is "
-    + "volatile (tmpfs, ramfs) or persistent memory (DAX), and prints its dfs.datanode.data.dir "
-    + "entry, tagged [NVDIMM].\n\n";
+  /** The volume's directory when none is given. */
+  public static final String DEFAULT_DIR = "/dev/shm/strata-ramdisk";
 
   private RamDiskTool() {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "size-mb", true, "size of the RAM tier volume in MiB (required)");
-    o.addOption(null, "dir", true, "directory of the volume (default /dev/shm/strata-ramdisk)");
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
-
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, System.out));
-  }
-
-  static int run(String[] args, PrintStream out) throws IOException {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata ramdisk", "strata ramdisk --size-mb N [--dir DIR]", HEADER,
-        options(), args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    long sizeMb;
-    try {
-      sizeMb = Long.parseLong(cl.getOptionValue("size-mb", "0"));
-    } catch (NumberFormatException e) {
-      sizeMb = 0;
-    }
+  /**
+   * Prepares {@code dir} as a RAM tier volume of {@code sizeMb} MiB and prints its durability and
+   * data dir entry; returns the exit code: 0 done, 1 not enough memory or space, 2 bad size.
+   */
+  public static int prepare(long sizeMb, File dir, PrintStream out) {
     if (sizeMb <= 0) {
       System.err.println("strata ramdisk: --size-mb takes a positive number of MiB (see --help)");
       return 2;
     }
-    File dir = new File(cl.getOptionValue("dir", "/dev/shm/strata-ramdisk"));
     long available = availableMemoryBytes();
     if (available >= 0 && available < (sizeMb << 20)) {
       System.err.printf(Locale.ROOT, "strata ramdisk: %d MiB of memory available, %d MiB asked: "

@@ -22,7 +22,9 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
  * {@link InProcessSatisfier} (upstream's satisfier, supervised: restarted with back-off when its
  * thread ends, its unfinished files handed back to it) in a JVM that runs until stopped, printing
  * its status at an interval. It takes the place of upstream's {@code hdfs --daemon start sps},
- * whose thread stays dead after its first failure.
+ * whose thread stays dead after its first failure. {@code strata satisfier} and bin/satisfier parse
+ * its options in the tools' entry point ({@code SatisfierCommand}) and call {@link #satisfy};
+ * {@link #main} is what bin/strata-cluster starts on the HDFS side's class path.
  */
 public final class SatisfierTool {
   private static final String HEADER = "Runs the Storage Policy Satisfier for a NameNode with "
@@ -54,10 +56,27 @@ public final class SatisfierTool {
     } catch (CommandLines.Exit e) {
       return e.code();
     }
-    URI nameNode = cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs"))
-      : FileSystem.getDefaultUri(conf);
-    long reportMs = TimeUnit.SECONDS.toMillis(CommandLines.wholeNumber(cl, "report-interval",
-      60, 1));
+    long reportS;
+    try {
+      reportS = CommandLines.wholeNumber(cl, "report-interval", 60, 1);
+    } catch (IllegalArgumentException e) {
+      System.err.println("strata satisfier: " + e.getMessage());
+      return 2;
+    }
+    return satisfy(conf, cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs")) : null,
+      reportS, out);
+  }
+
+  /**
+   * Runs the supervised satisfier until stopped (Ctrl-C/TERM), printing its status every
+   * {@code reportS} seconds; returns the exit code (0, or 1 when it cannot start).
+   *
+   * @param hdfs the NameNode, or null for fs.defaultFS
+   */
+  public static int satisfy(Configuration conf, URI hdfs, long reportS, PrintStream out)
+    throws Exception {
+    URI nameNode = hdfs != null ? hdfs : FileSystem.getDefaultUri(conf);
+    long reportMs = TimeUnit.SECONDS.toMillis(reportS);
     InProcessSatisfier sps;
     try {
       DaemonLogin.login(conf, "strata satisfier", HdfsKeys.SPS_KEYTAB_FILE,

@@ -22,7 +22,9 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 
 /**
  * {@code strata tier-mover}: runs the {@link TierMover} until stopped (Ctrl-C/TERM) or for a given
- * time, printing its progress.
+ * time, printing its progress. {@code strata tier-mover} and bin/tier-mover parse its options in
+ * the tools' entry point ({@code TierMoverCommand}) and call {@link #follow}; {@link #main} is what
+ * bin/strata-cluster starts on the HDFS side's class path.
  */
 public final class TierMoverTool {
   private static final String HEADER = "Follows the NameNode's renames (inotify; run it as an HDFS "
@@ -61,24 +63,48 @@ public final class TierMoverTool {
     } catch (CommandLines.Exit e) {
       return e.code();
     }
-    if (cl.hasOption("paths")) {
-      conf.set(HdfsKeys.TIERMOVER_PATHS, cl.getOptionValue("paths"));
+    long reportS;
+    long durationS;
+    try {
+      reportS = CommandLines.wholeNumber(cl, "report-interval", 10, 1);
+      durationS = CommandLines.wholeNumber(cl, "duration", 0, 0);
+    } catch (IllegalArgumentException e) {
+      System.err.println("strata tier-mover: " + e.getMessage());
+      return 2;
     }
-    URI nameNode = cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs"))
-      : FileSystem.getDefaultUri(conf);
-    String state = cl.getOptionValue("state", new File(System.getProperty("strata.work",
-      ".strata-work"), "tier-mover/state").getPath());
-    long reportMs = TimeUnit.SECONDS.toMillis(Long.parseLong(cl.getOptionValue("report-interval",
-      "10")));
-    long durationMs = TimeUnit.SECONDS.toMillis(Long.parseLong(cl.getOptionValue("duration",
-      "0")));
-    File json = cl.hasOption("json") ? new File(cl.getOptionValue("json")) : null;
+    return follow(conf, cl.hasOption("hdfs") ? URI.create(cl.getOptionValue("hdfs")) : null,
+      cl.getOptionValue("state"), cl.getOptionValue("paths"), reportS, durationS,
+      cl.hasOption("json") ? new File(cl.getOptionValue("json")) : null, out);
+  }
+
+  /**
+   * Runs the tier mover until stopped (Ctrl-C/TERM) or for {@code durationS}, printing its
+   * progress; returns the exit code (0, or 1 when it cannot start).
+   *
+   * @param hdfs      the NameNode, or null for fs.defaultFS
+   * @param state     the state file, or null for the launcher's work directory's
+   *                  {@code tier-mover/state}
+   * @param paths     comma-separated path prefixes to follow, or null for the configuration's
+   * @param reportS   seconds between progress lines
+   * @param durationS seconds to run, 0 until stopped
+   * @param json      where to write the status as JSON at each progress line, or null
+   */
+  public static int follow(Configuration conf, URI hdfs, String state, String paths, long reportS,
+    long durationS, File json, PrintStream out) throws Exception {
+    if (paths != null) {
+      conf.set(HdfsKeys.TIERMOVER_PATHS, paths);
+    }
+    URI nameNode = hdfs != null ? hdfs : FileSystem.getDefaultUri(conf);
+    String stateFile = state != null ? state : new File(System.getProperty("strata.work",
+      ".strata-work"), "tier-mover/state").getPath();
+    long reportMs = TimeUnit.SECONDS.toMillis(reportS);
+    long durationMs = TimeUnit.SECONDS.toMillis(durationS);
 
     TierMover mover;
     try {
       DaemonLogin.login(conf, "strata tier-mover", HdfsKeys.TIERMOVER_KEYTAB_FILE,
         HdfsKeys.TIERMOVER_KERBEROS_PRINCIPAL);
-      mover = TierMover.start(conf, nameNode, Paths.get(state));
+      mover = TierMover.start(conf, nameNode, Paths.get(stateFile));
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("strata tier-mover: cannot start on " + nameNode + ": " + e.getMessage());
       return 1;
@@ -91,7 +117,7 @@ public final class TierMoverTool {
       System.err.println("strata tier-mover: " + e.getMessage());
       return 1;
     }
-    out.println("following renames on " + nameNode + " (state " + state + ")"
+    out.println("following renames on " + nameNode + " (state " + stateFile + ")"
       + (http.uri() != null ? ", figures and health at " + http.uri() + "/jmx" : "")
       + "; Ctrl-C stops");
     // On Ctrl-C/TERM the state is saved (close) before the JVM ends.

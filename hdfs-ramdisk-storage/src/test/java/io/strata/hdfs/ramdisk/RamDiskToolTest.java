@@ -24,8 +24,7 @@ public class RamDiskToolTest {
     File dir = dir();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
-      int code = RamDiskTool.run(new String[] { "--size-mb", "64", "--dir", dir.getPath() },
-        new PrintStream(out, true, StandardCharsets.UTF_8));
+      int code = RamDiskTool.prepare(64, dir, new PrintStream(out, true, StandardCharsets.UTF_8));
       assertEquals(0, code);
       assertTrue(dir.isDirectory());
       assertTrue(out.toString(), out.toString().contains("[NVDIMM]" + dir.getAbsolutePath()));
@@ -44,15 +43,15 @@ public class RamDiskToolTest {
     File dir = dir();
     long tooMuch = Math.max(RamDiskTool.availableMemoryBytes(), dir.getParentFile()
       .getUsableSpace()) / (1 << 20) + 1024;
-    int code = RamDiskTool.run(new String[] { "--size-mb", Long.toString(tooMuch), "--dir",
-      dir.getPath() }, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    int code = RamDiskTool.prepare(tooMuch, dir,
+      new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     assertEquals(1, code);
     assertFalse(dir.exists());
   }
 
   @Test
-  public void sizeIsRequired() throws Exception {
-    assertEquals(2, RamDiskTool.run(new String[0],
+  public void sizeMustBePositive() throws Exception {
+    assertEquals(2, RamDiskTool.prepare(0, dir(),
       new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
   }
 

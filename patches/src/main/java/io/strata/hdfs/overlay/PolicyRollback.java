@@ -1,6 +1,5 @@
 package io.strata.hdfs.overlay;
 
-import io.strata.cli.CommandLines;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -15,9 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileStatus;
@@ -26,7 +22,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -54,13 +49,6 @@ import org.apache.hadoop.util.ToolRunner;
  */
 public final class PolicyRollback {
 
-  private static final String HEADER = "Gives every directory and file that carries a configured "
-    + "(Strata-only) storage policy, or an undefined policy id, a built-in policy; moves their "
-    + "blocks (HDFS's Mover: stop bin/satisfier first, it holds the Mover's lock); checks the "
-    + "replicas' storage types; with --checkpoint saves the namespace (safe mode for the time of "
-    + "the save). Run with the overlay still in place, after HBase no longer sets the policies "
-    + "(INSTALL.md, Rollback).\n\n";
-
   private final DistributedFileSystem fs;
   private final Configuration conf;
   private final PrintStream out;
@@ -75,49 +63,23 @@ public final class PolicyRollback {
     this.out = out;
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(Option.builder().longOpt("map").hasArgs().argName("FROM=BUILTIN")
-      .desc("the built-in policy that files carrying FROM get (FROM: a configured policy's name, "
-        + "e.g. RAM_SSD=ONE_SSD, or an undefined id, e.g. 3=ONE_SSD); one per retiring policy")
-      .build());
-    o.addOption(null, "path", true, "where to look (default /)");
-    o.addOption(null, "hdfs", true, "NameNode URI (default: fs.defaultFS)");
-    o.addOption(null, "dry-run", false, "print the plan and change nothing");
-    o.addOption(null, "no-move", false, "reassign the policies only; move the blocks later");
-    o.addOption(null, "checkpoint", false, "at the end, enter safe mode, save the namespace "
-      + "and leave safe mode (hdfs dfsadmin; on HA it saves on every NameNode): writes wait "
-      + "meanwhile, as at a NameNode restart");
-    o.addOption(null, "timeout", true, "seconds to wait for the blocks to reach their types "
-      + "(default 600)");
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
-
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, new HdfsConfiguration(), System.out, System.err));
-  }
-
-  static int run(String[] args, Configuration conf, PrintStream out, PrintStream err)
-    throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata rollback-policies",
-        "strata rollback-policies --map FROM=BUILTIN... [--path P] [--checkpoint] [--dry-run]",
-        HEADER, options(), args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    long timeoutMs;
-    try {
-      timeoutMs = TimeUnit.SECONDS.toMillis(Long.parseLong(cl.getOptionValue("timeout", "600")));
-    } catch (NumberFormatException e) {
-      err.println("strata rollback-policies: --timeout must be whole seconds, not '"
-        + cl.getOptionValue("timeout") + "'");
-      return 2;
-    }
-    if (cl.hasOption("hdfs")) {
-      conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, cl.getOptionValue("hdfs"));
+  /**
+   * Runs the rollback; returns the exit code: 0 done, 1 policies reassigned but some blocks not
+   * (yet) on their policy's types, 2 bad input or a refusal before any change.
+   *
+   * @param hdfs       the NameNode, or null for fs.defaultFS
+   * @param maps       FROM=BUILTIN mappings, one per retiring policy or undefined id; null: none
+   * @param path       where to look
+   * @param dryRun     print the plan and change nothing
+   * @param move       move the blocks (false: reassign the policies only)
+   * @param checkpoint save the namespace at the end
+   * @param timeoutMs  how long to wait for the blocks to reach their types
+   */
+  public static int rollback(Configuration conf, URI hdfs, List<String> maps, String path,
+    boolean dryRun, boolean move, boolean checkpoint, long timeoutMs, PrintStream out,
+    PrintStream err) throws Exception {
+    if (hdfs != null) {
+      conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, hdfs.toString());
     }
     FileSystem f = FileSystem.get(conf);
     if (!(f instanceof DistributedFileSystem)) {
@@ -126,12 +88,12 @@ public final class PolicyRollback {
       return 2;
     }
     PolicyRollback r = new PolicyRollback((DistributedFileSystem) f, conf, out);
-    String refusal = r.planFor(cl.getOptionValues("map"));
+    String refusal = r.planFor(maps == null ? null : maps.toArray(new String[0]));
     if (refusal != null) {
       err.println("strata rollback-policies: " + refusal);
       return 2;
     }
-    Path root = new Path(cl.getOptionValue("path", "/"));
+    Path root = new Path(path);
     Map<Path, Byte> found = r.find(root);
     Set<Byte> unmapped = new LinkedHashSet<>(found.values());
     unmapped.removeAll(r.plan.keySet());
@@ -143,13 +105,12 @@ public final class PolicyRollback {
       return 2;
     }
     r.printPlan(root, found);
-    if (cl.hasOption("dry-run")) {
+    if (dryRun) {
       out.println("dry run: nothing changed");
       return 0;
     }
     try {
-      return r.execute(root, found, !cl.hasOption("no-move"), cl.hasOption("checkpoint"),
-        timeoutMs);
+      return r.execute(root, found, move, checkpoint, timeoutMs);
     } catch (IOException e) {
       err.println("strata rollback-policies: " + e.getMessage());
       return 1;

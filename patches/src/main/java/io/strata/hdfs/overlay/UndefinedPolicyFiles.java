@@ -11,7 +11,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -124,34 +123,16 @@ public final class UndefinedPolicyFiles {
     return dirs;
   }
 
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, new HdfsConfiguration(), System.out, System.err));
-  }
-
-  static int run(String[] args, Configuration conf, PrintStream out, PrintStream err)
-    throws IOException {
-    String hdfs = null;
-    String path = "/";
-    Set<String> retiring = new HashSet<>();
-    for (int i = 0; i < args.length; i++) {
-      if ("--hdfs".equals(args[i]) && i + 1 < args.length) {
-        hdfs = args[++i];
-      } else if ("--policy".equals(args[i]) && i + 1 < args.length) {
-        retiring.add(args[++i]);
-      } else if ("-h".equals(args[i]) || "--help".equals(args[i])) {
-        out.println("strata undefined-policies [--hdfs URI] [--policy NAME]... [PATH]: lists the "
-          + "directories and files under PATH (default /) whose storage policy id the NameNode "
-          + "does not define, or that carry policy NAME (a policy about to be removed). Exit "
-          + "status 0: none; 1: some listed.");
-        return 0;
-      } else if (!args[i].startsWith("-")) {
-        path = args[i];
-      } else {
-        err.println("strata undefined-policies: unknown option " + args[i] + "; --help for usage");
-        return 2;
-      }
-    }
-    FileSystem fs = hdfs != null ? FileSystem.get(URI.create(hdfs), conf) : FileSystem.get(conf);
+  /**
+   * Lists the directories and files under {@code path} whose policy id the NameNode does not
+   * define, or that carry one of the {@code retiring} policies; returns the exit code: 0 none,
+   * 1 some listed, 2 bad input (not HDFS, an unknown policy name).
+   *
+   * @param hdfs the NameNode, or null for fs.defaultFS
+   */
+  public static int list(Configuration conf, URI hdfs, Set<String> retiring, String path,
+    PrintStream out, PrintStream err) throws IOException {
+    FileSystem fs = hdfs != null ? FileSystem.get(hdfs, conf) : FileSystem.get(conf);
     if (!(fs instanceof DistributedFileSystem)) {
       err.println("strata undefined-policies: " + fs.getUri() + " is not HDFS; give --hdfs "
         + "hdfs://HOST:PORT");

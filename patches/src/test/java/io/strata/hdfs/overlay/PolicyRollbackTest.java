@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -75,10 +76,13 @@ public class PolicyRollbackTest {
     return data;
   }
 
-  private static String run(int expected, String... args) throws Exception {
+  /** The rollback of /rb with these --map values (null: none). */
+  private static String run(int expected, List<String> maps, boolean dryRun, boolean checkpoint)
+    throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int rc = PolicyRollback.run(args, new Configuration(fs.getConf()),
+    int rc = PolicyRollback.rollback(new Configuration(fs.getConf()), null, maps, "/rb", dryRun,
+      true, checkpoint, TimeUnit.MINUTES.toMillis(10),
       new PrintStream(out, true, StandardCharsets.UTF_8),
       new PrintStream(err, true, StandardCharsets.UTF_8));
     String both = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
@@ -107,17 +111,17 @@ public class PolicyRollbackTest {
     }
 
     // No mapping: a refusal that names the policy; nothing changes.
-    String refused = run(2, "--path", "/rb");
+    String refused = run(2, null, false, false);
     assertTrue(refused, refused.contains("carry RAM_SSD (id 3) and no --map names it"));
     assertEquals("RAM_SSD", fs.getStoragePolicy(wal).getName());
     // The target must be built in.
-    assertTrue(run(2, "--map", "RAM_SSD=RAM_SSD").contains("not a built-in storage policy"));
+    assertTrue(run(2, List.of("RAM_SSD=RAM_SSD"), false, false).contains("not a built-in storage policy"));
     // A dry run only shows the plan.
-    String dry = run(0, "--map", "RAM_SSD=ONE_SSD", "--path", "/rb", "--dry-run");
+    String dry = run(0, List.of("RAM_SSD=ONE_SSD"), true, false);
     assertTrue(dry, dry.contains("RAM_SSD (id 3) -> ONE_SSD: 4 entries under /rb"));
     assertEquals("RAM_SSD", fs.getStoragePolicy(wal).getName());
 
-    String done = run(0, "--map", "RAM_SSD=ONE_SSD", "--path", "/rb", "--checkpoint");
+    String done = run(0, List.of("RAM_SSD=ONE_SSD"), false, true);
     assertTrue(done, done.contains("set ONE_SSD on dir /rb/wal (was RAM_SSD (id 3))"));
     assertTrue(done, done.contains("set ONE_SSD on file /rb/hot/own (was RAM_SSD (id 3))"));
     assertTrue(done, done.contains("every replica under the changed entries is on its policy's"));
@@ -141,7 +145,7 @@ public class PolicyRollbackTest {
     }
     assertTrue("out of safe mode", !fs.isInSafeMode());
     // Nothing left: a second run finds nothing to do.
-    String again = run(0, "--map", "RAM_SSD=ONE_SSD", "--path", "/rb");
+    String again = run(0, List.of("RAM_SSD=ONE_SSD"), false, false);
     assertTrue(again, again.contains("nothing under /rb carries a configured policy [RAM_SSD]"));
   }
 }

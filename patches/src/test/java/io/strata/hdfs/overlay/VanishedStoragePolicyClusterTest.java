@@ -12,6 +12,7 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -94,12 +95,11 @@ public class VanishedStoragePolicyClusterTest {
 
       // Before the removal, the tool lists what carries the policy about to be removed.
       ByteArrayOutputStream before = new ByteArrayOutputStream();
-      assertEquals(1, UndefinedPolicyFiles.run(new String[] { "--policy", "RAM_SSD", "/" },
-        fs.getConf(), new PrintStream(before, true, StandardCharsets.UTF_8), System.err));
+      assertEquals(1, UndefinedPolicyFiles.list(fs.getConf(), null, Set.of("RAM_SSD"), "/", new PrintStream(before, true, StandardCharsets.UTF_8), System.err));
       String retiring = before.toString(StandardCharsets.UTF_8);
       assertTrue(retiring, retiring.contains("dir   id 3  /wal\n"));
       assertTrue(retiring, retiring.contains("file  id 3  /wal/f\n"));
-      assertEquals(retiring, 0, UndefinedPolicyFiles.run(new String[] { "/" }, fs.getConf(),
+      assertEquals(retiring, 0, UndefinedPolicyFiles.list(fs.getConf(), null, Set.of(), "/",
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err));
 
       if (checkpoint) {
@@ -195,7 +195,7 @@ public class VanishedStoragePolicyClusterTest {
 
       // The tool lists the directory where the id is set and both files.
       ByteArrayOutputStream buf = new ByteArrayOutputStream();
-      int rc = UndefinedPolicyFiles.run(new String[] { "/" }, fs.getConf(),
+      int rc = UndefinedPolicyFiles.list(fs.getConf(), null, Set.of(), "/",
         new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
       String listing = buf.toString(StandardCharsets.UTF_8);
       assertEquals(listing, 1, rc);
@@ -208,8 +208,8 @@ public class VanishedStoragePolicyClusterTest {
       fs.setStoragePolicy(file, "HOT");
       fs.setStoragePolicy(second, "HOT");
       buf.reset();
-      assertEquals(buf.toString(StandardCharsets.UTF_8), 0, UndefinedPolicyFiles.run(
-        new String[] { "/" }, fs.getConf(), new PrintStream(buf, true, StandardCharsets.UTF_8),
+      assertEquals(buf.toString(StandardCharsets.UTF_8), 0, UndefinedPolicyFiles.list(
+        fs.getConf(), null, Set.of(), "/", new PrintStream(buf, true, StandardCharsets.UTF_8),
         System.err));
     } finally {
       log.stopCapturing();
