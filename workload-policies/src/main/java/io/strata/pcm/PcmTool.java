@@ -355,6 +355,9 @@ public final class PcmTool {
     r.put("x", rec.x());
     r.put("heapBytes", rec.heapBytes());
     r.put("preSplitRegions", rec.preSplitRegions());
+    ObjectNode threads = r.putObject("clientThreads");
+    threads.put("threads", rec.clientThreads().threads());
+    threads.put("rule", rec.clientThreads().rule());
     ArrayNode settings = r.putArray("settings");
     for (Recommendation.Setting st : rec.settings()) {
       ObjectNode n = settings.addObject();
@@ -388,10 +391,15 @@ public final class PcmTool {
           + "%s)%n", "create", st.target(), st.value(), Bytes.toStringBinary(s.startKey),
           Bytes.toStringBinary(s.endKey));
       } else {
-        System.out.printf("  %-8s %s = %s (create the table pre-split into this many regions "
-          + "before a load: apply --create)%n", "advice", st.target(), st.value());
+        System.out.printf("  %-8s %s = %s (%s)%n", "advice", st.target(), st.value(),
+          PcmKeys.resplitEnabled(s.conf) ? "--execute re-splits the table at its own keys when "
+            + "it has fewer regions; a new table: apply --create"
+            : "create the table pre-split into this many regions before a load: apply --create; "
+            + PcmKeys.RESPLIT_ENABLED + " is false");
       }
     }
+    System.out.printf("  %-8s client threads = %d (%s)%n", "advice",
+      rec.clientThreads().threads(), rec.clientThreads().rule());
     File revertFile = revertFile(s);
     File restartPlan = new File(s.state, fileName(s.table) + ".restart-plan.txt");
     report.put("executed", execute);
@@ -407,7 +415,21 @@ public final class PcmTool {
       report.put("created", true);
       report.put("regions", admin.getRegions(s.table).size());
     } else {
-      new PolicyExecutor(admin).apply(plan, revertFile);
+      PolicyExecutor executor = new PolicyExecutor(admin, PcmKeys.resplitEnabled(s.conf),
+        PcmKeys.resplitTimeoutMs(s.conf));
+      executor.apply(plan, revertFile);
+      Resplit.Outcome split = executor.lastResplit();
+      if (split != null) {
+        ObjectNode n = report.putObject("resplit");
+        n.put("regions_before", split.before());
+        n.put("regions_after", split.after());
+        n.put("sampled_keys", split.samples());
+        ArrayNode points = n.putArray("points");
+        split.points().forEach(points::add);
+        System.out.printf("  %-8s regions %d -> %d (split at %d point(s) from %d sampled row "
+          + "keys)%n", "re-split", split.before(), split.after(), split.points().size(),
+          split.samples());
+      }
     }
     PolicyExecutor.writeRestartPlan(plan, restartPlan);
     report.put("revertFile", revertFile.getPath());

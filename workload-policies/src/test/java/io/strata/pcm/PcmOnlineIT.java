@@ -269,8 +269,11 @@ public class PcmOnlineIT {
     File state = new File("target/pcm-it/" + System.nanoTime(), "state");
     File json = new File(state.getParentFile(), "resplit.json");
     Configuration conf = new Configuration(CLUSTER.hbase().configuration());
-    assertEquals(0, PcmTool.run(new String[] { "apply", "--table", name.getNameAsString(),
-      "--class", "BL", "--execute", "--state", state.getPath(), "--json", json.getPath() }, conf));
+    PcmTool.Request apply = request(name, state);
+    apply.workloadClass = "BL";
+    apply.execute = true;
+    apply.json = json;
+    assertEquals(0, PcmTool.run("apply", apply, conf));
 
     List<org.apache.hadoop.hbase.client.RegionInfo> regions = new ArrayList<>(
       admin.getRegions(name));
@@ -292,6 +295,13 @@ public class PcmOnlineIT {
     }
     assertEquals(rows, total);
     assertEquals(rows, count(name));
+    JsonNode report = new ObjectMapper().readTree(json);
+    assertEquals(report.toString(), 1, report.path("resplit").path("regions_before").asInt());
+    assertEquals(report.toString(), 4, report.path("resplit").path("regions_after").asInt());
+    assertEquals(report.toString(), 3, report.path("resplit").path("points").size());
+    // Fig. 3's advice for a write class on one RegionServer
+    assertEquals(report.toString(), 4,
+      report.path("recommendation").path("clientThreads").path("threads").asInt());
   }
 
   /**
