@@ -15,6 +15,7 @@
 #   media_profile_load FILE           the profile (key=value) into MEDIA_PROFILE[KIND.KEY]
 #   media_size_override KIND=N        --volume-gb: a kind's size in GiB
 #   media_preflight                   can this machine do it? else MEDIA_REFUSED says why
+#   media_shared_root STATE ROOT      the shared mount the volumes are mounted under
 #   media_volume_up STATE MNT BACKING KIND   attach (or reuse), mkfs when new, mount, throttle
 #   media_volume_down MNT BACKING DEV MAJMIN unthrottle, unmount, detach what is still ours
 #   media_down STATE                  media_volume_down for every volume STATE records
@@ -126,6 +127,26 @@ media_loop_is() {
   [ -b "$1" ] && [ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$(realpath "$2")" ]
 }
 media_majmin() { printf '%d:%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
+
+# ROOT, bound onto itself as a shared mount (recorded in STATE), for the volumes to be mounted
+# under. A mount namespace copied from this one while they are mounted (`ip netns exec`, as any
+# --netns cluster's daemons are started, makes its copy a slave) then receives their unmounts at
+# down: without it the copy keeps each file system, and so its loop device, open for as long as
+# those processes live (mount and unmount events propagate through the parent mount, and / is
+# private here).
+media_shared_root() {
+  local state="$1" root="$2" err
+  mkdir -p "$root"
+  if ! mountpoint -q "$root"; then
+    if ! err=$(mount --bind "$root" "$root" 2>&1); then
+      echo "strata-media: bind mount of $root failed: $err" >&2; return 1
+    fi
+  fi
+  media_record "$state" "$root" - - - shared-root
+  if ! err=$(mount --make-shared "$root" 2>&1); then
+    echo "strata-media: mount --make-shared $root failed: $err" >&2; return 1
+  fi
+}
 
 # Records (or re-records) one volume: MNT BACKING DEV MAJMIN KIND, keyed by MNT.
 media_record() {
@@ -246,18 +267,30 @@ media_ns_holders() {
   printf '%s' "${pids:-unknown}"
 }
 
-# Every volume STATE records, down; the lines of those fully undone leave STATE.
+# Every volume STATE records, down, then the shared root they were under; the lines of those
+# fully undone leave STATE.
 media_down() {
-  local state="$1" mnt backing dev majmin kind failed=0 n=0
+  local state="$1" mnt backing dev majmin kind failed=0 n=0 roots=()
   [ -s "$state" ] || return 0
   while read -r mnt backing dev majmin kind; do
     [ -n "$mnt" ] || continue
+    if [ "$kind" = shared-root ]; then roots+=("$mnt"); continue; fi
     if media_volume_down "$mnt" "$backing" "$dev" "$majmin"; then
       media_unrecord "$state" "$mnt"; n=$((n + 1))
     else
       failed=1
     fi
   done < <(cat "$state")
+  local root err
+  for root in "${roots[@]}"; do
+    if [ "$(findmnt -n -o TARGET --mountpoint "$root" 2>/dev/null)" = "$root" ]; then
+      if [ -n "$(findmnt -n -R -o TARGET "$root" | grep -vx -- "$root" || true)" ]; then
+        failed=1; continue  # a volume is still mounted under it (logged above)
+      fi
+      err=$(umount "$root" 2>&1) || { media_log "umount $root failed: $err"; failed=1; continue; }
+    fi
+    media_unrecord "$state" "$root"
+  done
   media_log "media: $n loop volumes unthrottled, unmounted and detached$([ $failed = 0 ] ||
     echo "; some remain, listed in $state")"
   [ -s "$state" ] || rm -f "$state"
@@ -271,6 +304,7 @@ media_leftovers() {
   while read -r mnt backing dev majmin kind; do
     [ -n "$mnt" ] || continue
     if findmnt -n --mountpoint "$mnt" >/dev/null 2>&1; then echo "mounted $mnt"; fi
+    [ "$kind" != shared-root ] || continue
     if [ -n "$(media_loops_of "$backing")" ]; then echo "attached $(media_loops_of "$backing" | tr '\n' ' ')"; fi
     if media_throttled "$majmin"; then echo "throttled $majmin"; fi
   done <"$state"
@@ -304,6 +338,10 @@ media_probe() {
     --output="$base.fio-seqwrite-buffered.json" >/dev/null || return 1
   t1=$(date +%s%N)
   rm -f "$f"
+  # The probe's blocks back to the sparse backing file (the loop device passes discards on),
+  # once the deletion is committed (ext4 trims only blocks freed in a committed transaction).
+  sync -f "$mnt"
+  fstrim "$mnt" 2>/dev/null || true
   local direct_mb buffered_mb rand_r rand_w
   direct_mb=$(media_fio_value "$base.fio-seqwrite-direct.json" write bw_bytes | awk '{printf "%.1f", $1 / 1e6}')
   buffered_mb=$(awk -v s="$size_mb" -v ns=$((t1 - t0)) 'BEGIN { printf "%.1f", s * 1048576 / 1e6 / (ns / 1e9) }')

@@ -20,15 +20,17 @@ import org.junit.rules.TemporaryFolder;
  * cluster script itself sources ({@code bin/strata-media.sh}), without a cluster:
  * <ul>
  * <li>one loop volume set up with a small write throttle (20 MB/s) is an ext4 file system
- * mounted at its directory, and a direct write through it runs within 15% of the throttle;
- * after {@code media_down} nothing is left: no mount, no loop device over the backing file, no
- * throttle line for its device, no state file; the data written survives a second up;</li>
+ * mounted under a shared mount root, and a direct write through it runs within 15% of the
+ * throttle; after {@code media_down} nothing is left: no mount (neither the volume nor its root),
+ * no loop device over the backing file (even with a slave copy of the mounts alive in another
+ * mount namespace, as another cluster's {@code ip netns exec} daemons make), no throttle line
+ * for its device, no state file; the data written survives a second up;</li>
  * <li>a profile line that is not {@code KIND.KEY=N}, or lacks a key, is refused naming the line
  * or the key; the shipped profile carries the storage-media study's Table 13 rates;</li>
  * <li>a machine without the blkio cgroup is refused with one line naming the file that is
  * missing (what {@code up} logs before it falls back to no emulation).</li>
  * </ul>
- * The first needs root, a free loop device, cgroup v1 blkio throttling and mkfs.ext4; without
+ * The first needs root, a free loop device, cgroup v1 blkio throttling, mkfs.ext4 and unshare; without
  * them it is skipped, the reason printed.
  */
 public class MediaVolumeTest {
@@ -77,21 +79,24 @@ public class MediaVolumeTest {
   @Test
   public void throttledLoopVolumeWritesAtItsRateAndLeavesNothingBehind() throws Exception {
     String[] pre = bash("media_preflight || { echo \"REFUSED $MEDIA_REFUSED\"; exit 0; }\n"
+      + "command -v unshare >/dev/null || { echo 'REFUSED unshare is not installed'; exit 0; }\n"
       + "echo READY", 30);
     String reason = pre[1].contains("REFUSED") ? pre[1].trim() : "";
     Assume.assumeTrue("no throttled loop volumes on this machine: " + reason, reason.isEmpty());
 
     File dir = tmp.newFolder("media");
     String state = dir + "/volumes";
-    String mnt = dir + "/datanode-1/disk";
+    String root = dir + "/mnt";
+    String mnt = root + "/datanode-1-disk";
     String backing = dir + "/images/datanode-1-disk.img";
     String up = "media_profile_load '" + profile(WRITE_MBPS) + "'\n"
+      + "media_shared_root '" + state + "' '" + root + "'\n"
       + "media_volume_up '" + state + "' '" + mnt + "' '" + backing + "' disk\n";
     String[] r;
     try {
       r = bash(up
         + "findmnt -n -o FSTYPE --mountpoint '" + mnt + "' | sed 's/^/FSTYPE /'\n"
-        + "read -r _ _ dev majmin _ <'" + state + "'\n"
+        + "read -r _ _ dev majmin _ < <(grep '^" + mnt + " ' '" + state + "')\n"
         + "echo \"DEV $dev $majmin\"\n"
         + "grep -h \"^$majmin \" " + "$MEDIA_BLKIO/blkio.throttle.write_bps_device"
         + " | sed 's/^/THROTTLE /'\n"
@@ -113,25 +118,38 @@ public class MediaVolumeTest {
       assertTrue("direct write at " + rate + " MB/s, throttle " + WRITE_MBPS + " MB/s",
         rate >= 0.85 * WRITE_MBPS && rate <= 1.15 * WRITE_MBPS);
 
-      r = bash("media_down '" + state + "'\n", 60);
-      assertEquals(r[1], "0", r[0]);
-      assertNothingLeft(state, mnt, backing, majmin);
+      // A mount namespace copied from this one while the volume is mounted, made a slave (as
+      // `ip netns exec` makes one for another cluster's daemons): it must not keep the file
+      // system, and so the loop device, open after down.
+      Process copy = new ProcessBuilder("unshare", "-m", "--propagation", "slave", "sleep", "120")
+        .redirectErrorStream(true).start();
+      try {
+        Thread.sleep(1000);
+        assertTrue("unshare did not start", copy.isAlive());
+        r = bash("media_down '" + state + "'\n", 60);
+        assertEquals(r[1], "0", r[0]);
+        assertNothingLeft(state, root, mnt, backing, majmin);
+      } finally {
+        copy.destroyForcibly();
+      }
 
       // Up again on the same backing file: the data is there, then down leaves nothing again.
       r = bash(up + "cat '" + mnt + "/kept'\n"
-        + "read -r _ _ _ majmin _ <'" + state + "'\necho \"DEV x $majmin\"\n"
+        + "read -r _ _ _ majmin _ < <(grep '^" + mnt + " ' '" + state + "')\n"
+        + "echo \"DEV x $majmin\"\n"
         + "media_down '" + state + "'\n", 60);
       assertEquals(r[1], "0", r[0]);
       assertTrue(r[1], r[1].contains("kept"));
-      assertNothingLeft(state, mnt, backing, field(r[1], "DEV", 2));
+      assertNothingLeft(state, root, mnt, backing, field(r[1], "DEV", 2));
     } finally {
       bash("media_down '" + state + "' || true", 60);
     }
   }
 
-  private static void assertNothingLeft(String state, String mnt, String backing, String majmin)
-    throws Exception {
+  private static void assertNothingLeft(String state, String root, String mnt, String backing,
+    String majmin) throws Exception {
     String[] r = bash("findmnt -n --mountpoint '" + mnt + "' | sed 's/^/MOUNTED /' || true\n"
+      + "findmnt -n --mountpoint '" + root + "' | sed 's/^/MOUNTED /' || true\n"
       + "losetup -n -O NAME -j '" + backing + "' | sed 's/^/ATTACHED /'\n"
       + "grep -H '^" + majmin + " ' $MEDIA_BLKIO/blkio.throttle.*_device | sed 's/^/THROTTLED /'"
       + " || true\n"
