@@ -25,7 +25,7 @@
 
 MEDIA_BLKIO="${MEDIA_BLKIO:-/sys/fs/cgroup/blkio}"
 MEDIA_KINDS="ssd disk archive"
-MEDIA_KEYS="read.mbps write.mbps read.iops write.iops size.gb"
+MEDIA_KEYS="read.mbps write.mbps read.iops write.iops size.gb delay.us"
 declare -gA MEDIA_PROFILE=()
 MEDIA_REFUSED=""
 

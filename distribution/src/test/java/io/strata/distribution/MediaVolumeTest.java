@@ -69,7 +69,8 @@ public class MediaVolumeTest {
         .append(kind).append(".write.mbps=").append(writeMbps).append('\n')
         .append(kind).append(".read.iops=1000\n")
         .append(kind).append(".write.iops=1000\n")
-        .append(kind).append(".size.gb=1\n");
+        .append(kind).append(".size.gb=1\n")
+        .append(kind).append(".delay.us=100\n");
     }
     Path p = tmp.newFile("profile.properties").toPath();
     Files.write(p, sb.toString().getBytes(StandardCharsets.UTF_8));
