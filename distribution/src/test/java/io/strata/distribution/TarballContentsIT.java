@@ -44,11 +44,12 @@ public class TarballContentsIT {
       assertEquals(name, "-rw-r--r--", modes.get(name));
     }
     for (String script : List.of("bin/daemon", "bin/satisfier", "bin/tier-mover",
-      "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check", "bin/rollback-policies")) {
+      "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check", "bin/rollback-policies",
+      "bin/strata-media.sh")) {
       assertEquals(script, "-rwxr-xr-x", modes.get(script));
     }
     for (String snippet : List.of("conf/snippets/hdfs-site.xml", "conf/snippets/hbase-site.xml",
-      "conf/shellprofile.d/strata.sh")) {
+      "conf/shellprofile.d/strata.sh", "conf/media-profile.properties")) {
       assertEquals(snippet, "-rw-r--r--", modes.get(snippet));
     }
   }

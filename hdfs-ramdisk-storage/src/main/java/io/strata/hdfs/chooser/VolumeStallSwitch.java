@@ -1,16 +1,20 @@
 package io.strata.hdfs.chooser;
 
+import io.strata.hdfs.HdfsKeys;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.FaultInjectorFileIoEvents;
 import org.apache.hadoop.hdfs.server.datanode.FileIoProvider;
@@ -29,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * unless named: {@code dfs.datanode.plugins = io.strata.hdfs.chooser.VolumeStallSwitch} (read
  * at start; {@code bin/strata-cluster} names it for its DataNodes).
  *
+ * <p>It also carries the in-process media emulation, off unless configured: a fixed delay per
+ * operation for each storage type ({@link HdfsKeys#MEDIA_DELAY_US_PREFIX}, read at start), added
+ * to any stall. {@code bin/strata-cluster} sets it only where block-layer emulation is refused.
+ *
  * <p>The delay goes where the in-process test helper {@code SlowVolumes} puts it: the DataNode's
  * {@link FileIoProvider} fault-injection hook, replaced by reflection (the hook it replaces is
  * still called). The flag files are read once a second, by one daemon thread.
@@ -41,6 +49,8 @@ public final class VolumeStallSwitch implements ServicePlugin {
   static final long MAX_DELAY_MS = 60_000;
 
   private final Map<String, Long> delayNanos = new ConcurrentHashMap<>();
+  /** The media emulation's delay per storage type; empty when off. Written once, at start. */
+  private volatile Map<StorageType, Long> mediaNanos = Collections.emptyMap();
   private ScheduledExecutorService poller;
   private FileIoProvider io;
   private FaultInjectorFileIoEvents original;
@@ -66,6 +76,18 @@ public final class VolumeStallSwitch implements ServicePlugin {
       return;
     }
     DataNode dn = (DataNode) service;
+    Map<StorageType, Long> media = new EnumMap<>(StorageType.class);
+    for (StorageType t : StorageType.values()) {
+      long us = HdfsKeys.mediaDelayUs(dn.getConf(), t);
+      if (us > 0) {
+        media.put(t, TimeUnit.MICROSECONDS.toNanos(us));
+      }
+    }
+    mediaNanos = media.isEmpty() ? Collections.emptyMap() : media;
+    if (!media.isEmpty()) {
+      LOG.info("In-process media emulation on ({}*): every file and metadata operation on a "
+        + "volume waits {} before it starts", HdfsKeys.MEDIA_DELAY_US_PREFIX, describe(media));
+    }
     io = dn.getFileIoProvider();
     Field f = hookField();
     synchronized (io) {
@@ -161,19 +183,48 @@ public final class VolumeStallSwitch implements ServicePlugin {
     }
 
     private void delay(FsVolumeSpi volume) {
-      if (volume == null || delayNanos.isEmpty()) {
+      Map<StorageType, Long> media = mediaNanos;
+      if (volume == null || (delayNanos.isEmpty() && media.isEmpty())) {
         return;
       }
-      Long nanos = delayNanos.get(volume.getStorageID());
-      if (nanos == null) {
-        return;
-      }
-      try {
-        TimeUnit.NANOSECONDS.sleep(nanos);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      Long stall = delayNanos.get(volume.getStorageID());
+      Long medium = media.isEmpty() ? null : media.get(volume.getStorageType());
+      long nanos = (stall == null ? 0 : stall) + (medium == null ? 0 : medium);
+      if (nanos > 0) {
+        sleepUntil(System.nanoTime() + nanos);
       }
     }
+  }
+
+  /** Spinning for the last stretch of a delay: a sleep wakes up late. */
+  private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
+  /**
+   * Sleeps until {@link #SPIN_NANOS} before the deadline, then spins: a sleeping thread wakes up
+   * late (about a millisecond on a busy machine), which would turn an SSD-like delay of tens of
+   * microseconds into an HDD-like one.
+   */
+  static void sleepUntil(long deadlineNanos) {
+    long left;
+    while ((left = deadlineNanos - System.nanoTime()) > SPIN_NANOS) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(left - SPIN_NANOS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    while (deadlineNanos - System.nanoTime() > 0) {
+      Thread.onSpinWait();
+    }
+  }
+
+  /** "SSD +80 us, DISK +6700 us". */
+  static String describe(Map<StorageType, Long> media) {
+    StringBuilder sb = new StringBuilder();
+    media.forEach((t, n) -> sb.append(sb.length() == 0 ? "" : ", ").append(t).append(" +")
+      .append(TimeUnit.NANOSECONDS.toMicros(n)).append(" us"));
+    return sb.toString();
   }
 
   private static Field hookField() {
