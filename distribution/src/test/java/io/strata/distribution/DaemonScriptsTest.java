@@ -209,7 +209,7 @@ public class DaemonScriptsTest {
     File run = tmp.newFolder("run");
     File logs = tmp.newFolder("logs");
     String classPath = System.getProperty("java.class.path");
-    Result r = bash(". " + BIN.resolve("strata-daemon.sh") + " && strata_daemon_opts satisfier "
+    Result r = bash(". " + BIN.resolve("strata-functions.sh") + " && strata_daemon_opts satisfier "
       + run + "/satisfier.pid " + logs + " && printf '%s\\n' \"${STRATA_DAEMON_OPTS[@]}\" && "
       + java() + " -Xmx32m \"${STRATA_DAEMON_OPTS[@]}\" -cp '" + classPath + "' '"
       + Sleeper.class.getName() + "' oom");
@@ -226,7 +226,7 @@ public class DaemonScriptsTest {
   @Test
   public void stdoutCaptureIsRotatedKeepingFive() throws Exception {
     File out = new File(tmp.getRoot(), "master.out");
-    StringBuilder script = new StringBuilder(". " + BIN.resolve("strata-daemon.sh"));
+    StringBuilder script = new StringBuilder(". " + BIN.resolve("strata-functions.sh"));
     for (int i = 1; i <= 8; i++) {
       script.append(" && echo start-").append(i).append(" >").append(out)
         .append(" && strata_rotate ").append(out).append(" 5");
@@ -347,7 +347,7 @@ public class DaemonScriptsTest {
     Path home = tmp.newFolder("home").toPath();
     Files.createDirectories(home.resolve("bin"));
     Files.createDirectories(home.resolve("conf"));
-    for (String f : new String[] {"strata-env.sh", "strata-daemon.sh"}) {
+    for (String f : new String[] {"strata-env.sh", "strata-functions.sh"}) {
       Files.copy(BIN.resolve(f), home.resolve("bin/" + f));
     }
     Files.copy(DIST.resolve("conf/log4j.properties"), home.resolve("conf/log4j.properties"));

@@ -44,7 +44,7 @@ public class TarballContentsIT {
       assertEquals(name, "-rw-r--r--", modes.get(name));
     }
     for (String script : List.of("bin/daemon", "bin/satisfier", "bin/tier-mover",
-      "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check", "bin/rollback-policies",
+      "bin/strata-env.sh", "bin/strata-functions.sh", "bin/install-check", "bin/rollback-policies",
       "bin/strata-media.sh")) {
       assertEquals(script, "-rwxr-xr-x", modes.get(script));
     }
