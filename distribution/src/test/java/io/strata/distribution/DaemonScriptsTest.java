@@ -383,7 +383,13 @@ public class DaemonScriptsTest {
     // The process a supervisor started is the JVM (exec): the pid it watches is the daemon's.
     assertTrue(status.out, status.out.contains("sleeper is running, pid " + fg.pid()));
     assertEquals(fg.pid() + "\n", Files.readString(new File(run, "sleeper.pid").toPath()));
-    assertTrue("the daemon's options: GC log", new File(logs, "sleeper-gc.log").exists());
+    // The daemon's options: its GC log (the JVM creates it while starting, just after the exec
+    // that made status see it).
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!new File(logs, "sleeper-gc.log").exists()) {
+      assertTrue("the daemon's options: GC log", System.nanoTime() < deadline);
+      Thread.sleep(100);
+    }
     Result second = bash(env + sleeper + " foreground");
     assertEquals(second.out, 1, second.code);
     assertTrue(second.out, second.out.contains("already running, pid " + fg.pid()));
