@@ -15,7 +15,7 @@
 
 STRATA_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export STRATA_HOME
-# shellcheck source=strata-functions.sh
+# shellcheck source-path=SCRIPTDIR source=strata-functions.sh
 . "$STRATA_HOME/bin/strata-functions.sh"
 
 if [ -n "${JAVA_HOME:-}" ]; then JAVA="$JAVA_HOME/bin/java"; else JAVA="$(command -v java || true)"; fi
