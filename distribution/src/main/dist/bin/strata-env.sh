@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts in bin/: where the distribution is, which Java, and the class paths.
 #
 # Environment an operator may set:
@@ -14,7 +15,8 @@
 
 STRATA_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export STRATA_HOME
-. "$STRATA_HOME/bin/strata-daemon.sh"
+# shellcheck source-path=SCRIPTDIR source=strata-functions.sh
+. "$STRATA_HOME/bin/strata-functions.sh"
 
 if [ -n "${JAVA_HOME:-}" ]; then JAVA="$JAVA_HOME/bin/java"; else JAVA="$(command -v java || true)"; fi
 if [ -z "$JAVA" ] || ! "$JAVA" -version >/dev/null 2>&1; then
@@ -82,10 +84,12 @@ strata_tool() {
 }
 
 # Daemon control for a main class: strata_daemon NAME SIDE MAIN start|stop|status|run|foreground
-# ARGS... (start runs "$0" STRATA_SELF_ARGS... run ARGS... in the background). A pid file is trusted only while its process carries the file's marker
-# (strata-daemon.sh). foreground is start without the background: the daemon's pid file, rolling
-# log, GC log and exit on OutOfMemoryError, in this process (exec), for a supervisor that runs
-# it and restarts it when it exits (conf/systemd/*.service).
+# ARGS... (start runs "$0" STRATA_SELF_ARGS... run ARGS... in the background). Supervised
+# through strata-functions.sh: a pid file is trusted only while its process carries the file's
+# marker, and stop sends TERM, then KILL after 30 s. foreground is start without the
+# background: the daemon's pid file, rolling log, GC log and exit on OutOfMemoryError, in this
+# process (exec), for a supervisor that runs it and restarts it when it exits
+# (conf/systemd/*.service).
 strata_daemon() {
   local name="$1" side="$2" main="$3" action="${4:-}"; shift 4 || shift $#
   local pid_file="$STRATA_PID_DIR/$name.pid" log_file="$STRATA_LOG_DIR/$name.log"
@@ -96,12 +100,12 @@ strata_daemon() {
       if pid=$(strata_daemon_pid "$pid_file"); then
         echo "$name is already running, pid $pid"; return 0
       fi
-      strata_rotate "$out_file" 5
-      STRATA_DAEMON_NAME="$name" STRATA_DAEMON_PID_FILE="$pid_file" \
-        nohup "$0" ${STRATA_SELF_ARGS[@]+"${STRATA_SELF_ARGS[@]}"} run "$@" >"$out_file" 2>&1 </dev/null &
-      pid=$!
-      echo "$pid" >"$pid_file"
-      if strata_wait_started "$pid" "$pid_file" 30; then sleep 2; fi
+      if strata_start_background "$pid_file" "$out_file" env STRATA_DAEMON_NAME="$name" \
+          STRATA_DAEMON_PID_FILE="$pid_file" "$0" ${STRATA_SELF_ARGS[@]+"${STRATA_SELF_ARGS[@]}"} \
+          run "$@"; then
+        sleep 2
+      fi
+      pid=$STRATA_STARTED_PID
       if strata_pid_is_daemon "$pid" "$pid_file"; then
         echo "$name started, pid $pid, log $log_file (stdout and stderr: $out_file)"
       else
@@ -112,17 +116,13 @@ strata_daemon() {
     stop)
       if [ ! -f "$pid_file" ]; then echo "$name is not running (no $pid_file)"; return 0; fi
       if pid=$(strata_daemon_pid "$pid_file"); then
-        kill "$pid" 2>/dev/null || true
-        if ! strata_wait_gone "$pid" "$pid_file" 30; then
-          echo "$name (pid $pid) did not stop within 30 s of TERM: killing it" >&2
-          kill -9 "$pid" 2>/dev/null || true
-        fi
+        strata_stop_pid "$name" "$pid" "$pid_file" 30 || return 1
         echo "$name stopped (pid $pid)"
       else
         echo "$name was not running (stale pid file $pid_file: pid $(head -c 20 "$pid_file")" \
           "is gone or is not $name; left alone)"
-      fi
-      rm -f "$pid_file" ;;
+        rm -f "$pid_file"
+      fi ;;
     status)
       if pid=$(strata_daemon_pid "$pid_file"); then
         echo "$name is running, pid $pid, log $log_file"

@@ -66,15 +66,23 @@ public class DaemonScriptsTest {
   public TemporaryFolder tmp = new TemporaryFolder();
 
   private final List<Process> started = new ArrayList<>();
+  /** Daemons the scripts started in the background (not this JVM's children). */
+  private final List<Long> detached = new ArrayList<>();
 
   @After
   public void killStarted() {
     for (Process p : started) {
       p.destroyForcibly();
     }
+    for (long pid : detached) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
   }
 
-  /** A daemon stand-in: a JVM that carries the pid file marker and sleeps (or runs out of heap). */
+  /**
+   * A daemon stand-in: a JVM that carries the pid file marker and sleeps (or runs out of heap, or
+   * hangs in a shutdown hook on TERM, as a daemon stuck closing does).
+   */
   public static class Sleeper {
     public static void main(String[] args) throws Exception {
       if (args.length > 0 && args[0].equals("oom")) {
@@ -82,6 +90,19 @@ public class DaemonScriptsTest {
         while (true) {
           hog.add(new long[1 << 20]);
         }
+      }
+      if (args.length > 0 && args[0].equals("stuck-on-term")) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+          System.out.println("TERM received; the shutdown hook hangs");
+          System.out.flush();
+          try {
+            Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }));
+        System.out.println("sleeping");
+        System.out.flush();
       }
       Thread.sleep(TimeUnit.MINUTES.toMillis(5));
     }
@@ -158,6 +179,68 @@ public class DaemonScriptsTest {
     assertTrue("stop stopped the daemon: " + stop.out, daemon.waitFor(30, TimeUnit.SECONDS));
   }
 
+  /**
+   * The one supervisor of bin/strata-functions.sh (bin/'s daemons, strata-cluster's, ./strata's
+   * checks): a daemon it starts in the background is alive by its pid file; a pid file whose pid
+   * is another command (an unrelated process, or another daemon) is not; and stop sends TERM,
+   * then KILL to a daemon that does not exit within the time given.
+   */
+  @Test
+  public void sharedSupervisorTrustsOnlyItsDaemonAndKillsOneIgnoringTerm() throws Exception {
+    File run = tmp.newFolder("sup-run");
+    File logs = tmp.newFolder("sup-logs");
+    String lib = ". " + BIN.resolve("strata-functions.sh") + " && ";
+    String pidFile = run.toPath().toRealPath() + "/stuck.pid";
+    File out = new File(logs, "stuck.out");
+
+    Result start = bash(lib + "strata_start_background " + pidFile + " " + out + " " + java()
+      + " -Xmx32m -Dstrata.pid.file=" + pidFile + " -cp '" + System.getProperty("java.class.path")
+      + "' '" + Sleeper.class.getName() + "' stuck-on-term && echo \"started $STRATA_STARTED_PID\""
+      + " && echo \"alive $(strata_daemon_pid " + pidFile + ")\"");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("started (\\d+)").matcher(start.out);
+    if (m.find()) {
+      detached.add(Long.parseLong(m.group(1)));
+    }
+    assertEquals(start.out, 0, start.code);
+    long pid = detached.get(0);
+    assertTrue(start.out, start.out.contains("alive " + pid + "\n"));
+    assertEquals(pid + "\n", Files.readString(Paths.get(pidFile)));
+    assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+
+    // A stale pid file: its pid now an unrelated command's, or another daemon's (the one above
+    // carries stuck.pid's marker, not other.pid's). Neither is taken for other.pid's daemon.
+    Process unrelated = sleep();
+    File other = new File(run, "other.pid");
+    for (long stale : new long[] {unrelated.pid(), pid}) {
+      Files.writeString(other.toPath(), stale + "\n");
+      Result check = bash(lib + "strata_daemon_pid " + other);
+      assertEquals("pid " + stale + " taken for other.pid's daemon: " + check.out, 1, check.code);
+      assertEquals("", check.out);
+    }
+
+    // stop: TERM, which the daemon takes (its hook runs) but does not exit on; KILL after 2 s.
+    // The supervisor returns once the JVM carries its marker, before main has set up the hook.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!Files.readString(out.toPath()).contains("sleeping")) {
+      assertTrue("the daemon's hook not set up in 30 s: " + Files.readString(out.toPath()),
+        System.nanoTime() < deadline);
+      Thread.sleep(100);
+    }
+    long t0 = System.nanoTime();
+    Result stop = bash(lib + "strata_stop_pid stuck " + pid + " " + pidFile + " 2");
+    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    assertEquals(stop.out, 0, stop.code);
+    assertTrue(stop.out, stop.out.contains("stuck (pid " + pid + ") did not stop within 2 s of "
+      + "TERM: killing it"));
+    assertTrue("TERM first: " + Files.readString(out.toPath()),
+      Files.readString(out.toPath()).contains("TERM received"));
+    assertTrue("KILL only after the 2 s given to TERM: " + took + " ms", took >= 2000);
+    assertFalse("the daemon is gone after stop: " + stop.out,
+      ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+    assertFalse("the pid file is removed", new File(pidFile).exists());
+    assertTrue("the unrelated process is left alone", unrelated.isAlive());
+  }
+
   @Test
   public void daemonLogRollsAtItsCap() throws Exception {
     File log = new File(tmp.getRoot(), "datanode-1.log");
@@ -209,7 +292,7 @@ public class DaemonScriptsTest {
     File run = tmp.newFolder("run");
     File logs = tmp.newFolder("logs");
     String classPath = System.getProperty("java.class.path");
-    Result r = bash(". " + BIN.resolve("strata-daemon.sh") + " && strata_daemon_opts satisfier "
+    Result r = bash(". " + BIN.resolve("strata-functions.sh") + " && strata_daemon_opts satisfier "
       + run + "/satisfier.pid " + logs + " && printf '%s\\n' \"${STRATA_DAEMON_OPTS[@]}\" && "
       + java() + " -Xmx32m \"${STRATA_DAEMON_OPTS[@]}\" -cp '" + classPath + "' '"
       + Sleeper.class.getName() + "' oom");
@@ -226,7 +309,7 @@ public class DaemonScriptsTest {
   @Test
   public void stdoutCaptureIsRotatedKeepingFive() throws Exception {
     File out = new File(tmp.getRoot(), "master.out");
-    StringBuilder script = new StringBuilder(". " + BIN.resolve("strata-daemon.sh"));
+    StringBuilder script = new StringBuilder(". " + BIN.resolve("strata-functions.sh"));
     for (int i = 1; i <= 8; i++) {
       script.append(" && echo start-").append(i).append(" >").append(out)
         .append(" && strata_rotate ").append(out).append(" 5");
@@ -347,7 +430,7 @@ public class DaemonScriptsTest {
     Path home = tmp.newFolder("home").toPath();
     Files.createDirectories(home.resolve("bin"));
     Files.createDirectories(home.resolve("conf"));
-    for (String f : new String[] {"strata-env.sh", "strata-daemon.sh"}) {
+    for (String f : new String[] {"strata-env.sh", "strata-functions.sh"}) {
       Files.copy(BIN.resolve(f), home.resolve("bin/" + f));
     }
     Files.copy(DIST.resolve("conf/log4j.properties"), home.resolve("conf/log4j.properties"));
@@ -383,7 +466,13 @@ public class DaemonScriptsTest {
     // The process a supervisor started is the JVM (exec): the pid it watches is the daemon's.
     assertTrue(status.out, status.out.contains("sleeper is running, pid " + fg.pid()));
     assertEquals(fg.pid() + "\n", Files.readString(new File(run, "sleeper.pid").toPath()));
-    assertTrue("the daemon's options: GC log", new File(logs, "sleeper-gc.log").exists());
+    // The daemon's options: its GC log (the JVM creates it while starting, just after the exec
+    // that made status see it).
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!new File(logs, "sleeper-gc.log").exists()) {
+      assertTrue("the daemon's options: GC log", System.nanoTime() < deadline);
+      Thread.sleep(100);
+    }
     Result second = bash(env + sleeper + " foreground");
     assertEquals(second.out, 1, second.code);
     assertTrue(second.out, second.out.contains("already running, pid " + fg.pid()));

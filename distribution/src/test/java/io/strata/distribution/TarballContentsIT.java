@@ -15,7 +15,8 @@ import org.junit.Test;
 /**
  * The tarball carries what an operator installs the daemons with: the systemd units
  * (conf/systemd/*.service) and the scripts they run (bin/daemon, bin/satisfier,
- * bin/tier-mover), executable.
+ * bin/tier-mover), executable, with the shell library they share (bin/strata-functions.sh),
+ * which works on its own.
  */
 public class TarballContentsIT {
 
@@ -44,7 +45,7 @@ public class TarballContentsIT {
       assertEquals(name, "-rw-r--r--", modes.get(name));
     }
     for (String script : List.of("bin/daemon", "bin/satisfier", "bin/tier-mover",
-      "bin/strata-env.sh", "bin/strata-daemon.sh", "bin/install-check", "bin/rollback-policies",
+      "bin/strata-env.sh", "bin/strata-functions.sh", "bin/install-check", "bin/rollback-policies",
       "bin/strata-media.sh")) {
       assertEquals(script, "-rwxr-xr-x", modes.get(script));
     }
@@ -81,6 +82,44 @@ public class TarballContentsIT {
     assertTrue(hbase, hbase.contains("<value>org.apache.hadoop.hbase.security.access."
       + "AccessController,io.strata.hbase.tiering.WalDurabilityGuard</value>"));
     assertTrue(output, output.contains("every key merged"));
+  }
+
+  /**
+   * The tarball's bin/strata-functions.sh, the one shell library of bin/, works on its own (no
+   * strata-env.sh, no Java on PATH): log() with its tag, as_root(), and the pid-file supervisor
+   * starting a daemon, seeing it alive and stopping it.
+   */
+  @Test
+  public void theShellLibraryWorksAloneFromTheTarball() throws Exception {
+    File tarball = new File(System.getProperty("strata.dist.tarball"));
+    File dir = Files.createTempDirectory(new File("target").toPath(), "shell-library").toFile();
+    Process untar = new ProcessBuilder("tar", "-xzf", tarball.getPath(), "-C", dir.getPath(),
+      "--wildcards", "*/bin/*").redirectErrorStream(true).start();
+    String untarOut = new String(untar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(untar.waitFor(300, TimeUnit.SECONDS));
+    assertEquals(untarOut, 0, untar.exitValue());
+    File[] top = dir.listFiles(File::isDirectory);
+    assertEquals(1, top.length);
+    File lib = new File(top[0], "bin/strata-functions.sh");
+    String pidFile = dir.getCanonicalPath() + "/d.pid";
+    String script = ". '" + lib + "'\n"
+      + "STRATA_LOG_TAG=t log hello\n"
+      + "if [ \"$(id -u)\" = 0 ]; then as_root true; else declare -F as_root >/dev/null; fi"
+      + " && echo as_root-ok\n"
+      + "strata_start_background '" + pidFile + "' '" + dir + "/d.out' bash -c "
+      + "'while :; do sleep 0.2; done' -Dstrata.pid.file='" + pidFile + "' || exit 1\n"
+      + "pid=$(strata_daemon_pid '" + pidFile + "') && echo \"alive $pid\"\n"
+      + "strata_stop_pid d \"$pid\" '" + pidFile + "' 10 && echo stopped\n"
+      + "strata_daemon_pid '" + pidFile + "' || echo gone\n";
+    ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true);
+    pb.environment().clear();
+    pb.environment().put("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(out, 0, p.exitValue());
+    assertTrue(out, out.startsWith("[t] hello\n"));
+    assertTrue(out, out.matches("(?s).*as_root-ok\nalive [1-9][0-9]*\nstopped\ngone\n"));
   }
 
   /**

@@ -1,7 +1,20 @@
 # shellcheck shell=bash
-# Sourced by bin/strata-env.sh, bin/strata-cluster and the source tree's ./strata launcher: how a
-# daemon started from bin/ is recognised from its pid file, where it logs, and the JVM options
-# every daemon gets. No side effects when sourced (no Java needed), so tests can source it alone.
+# The one shell library of Strata's scripts: log(), as_root(), and the supervision of a daemon
+# through its pid file (start, liveness, stop), with the log rotation and the JVM options of a
+# daemon started from bin/. Sourced by bin/strata-env.sh (so by every script of bin/), and from
+# the source tree by ./strata and dev-support/softroce-test. No side effects when sourced (no
+# Java needed), so tests and other scripts can source it alone.
+
+# log MESSAGE...: one line on stderr, "[TAG] MESSAGE", TAG being $STRATA_LOG_TAG when set, else
+# the running script's name (strata, strata-cluster, satisfier, ...).
+log() { printf '[%s] %s\n' "${STRATA_LOG_TAG:-${0##*/}}" "$*" >&2; }
+
+# as_root COMMAND...: runs COMMAND as root: directly when this is root, else through sudo; fails
+# saying so where neither is possible.
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    log "need root to run: $*"; return 1; fi
+}
 
 # A pid file's identity: its absolute physical path. Every daemon started from bin/ carries it
 # on its command line as -Dstrata.pid.file=ID, so a pid read back from the file is trusted only
@@ -81,6 +94,45 @@ strata_wait_started() {
     sleep 0.1
   done
   strata_pid_is_daemon "$pid" "$file"
+}
+
+# strata_start_background PIDFILE OUTFILE COMMAND...: starts COMMAND as a daemon, detached
+# (nohup, standard input /dev/null, stdout and stderr into OUTFILE, rotated first keeping five
+# earlier captures), writes its pid into PIDFILE and sets STRATA_STARTED_PID to it. COMMAND must
+# end up (it may exec through env, ip netns exec, a bin/ script) as the process that carries
+# PIDFILE's marker (strata_daemon_opts): succeeds once it does, fails when it exits first or does
+# not within 30 s.
+strata_start_background() {
+  local pid_file="$1" out_file="$2"; shift 2
+  strata_rotate "$out_file" 5
+  nohup "$@" >"$out_file" 2>&1 </dev/null &
+  STRATA_STARTED_PID=$!
+  echo "$STRATA_STARTED_PID" >"$pid_file"
+  strata_wait_started "$STRATA_STARTED_PID" "$pid_file" 30
+}
+
+# strata_await_stop NAME PID PIDFILE SECONDS: PID, PIDFILE's daemon NAME, has been sent TERM:
+# waits up to SECONDS for it to be gone; past that, says so and sends KILL. Removes PIDFILE once
+# the process has gone; fails (leaving PIDFILE) when it is still there 10 s after KILL (a process
+# stuck in the kernel, which no signal ends).
+strata_await_stop() {
+  local name="$1" pid="$2" pid_file="$3" seconds="$4"
+  if ! strata_wait_gone "$pid" "$pid_file" "$seconds"; then
+    log "$name (pid $pid) did not stop within $seconds s of TERM: killing it"
+    kill -9 "$pid" 2>/dev/null || true
+    if ! strata_wait_gone "$pid" "$pid_file" 10; then
+      log "$name (pid $pid) is still there 10 s after KILL: pid file $pid_file kept"
+      return 1
+    fi
+  fi
+  rm -f "$pid_file"
+}
+
+# strata_stop_pid NAME PID PIDFILE SECONDS: TERM to PID, PIDFILE's daemon NAME, then as
+# strata_await_stop (KILL after SECONDS).
+strata_stop_pid() {
+  kill "$2" 2>/dev/null || true
+  strata_await_stop "$@"
 }
 
 # strata_rotate FILE [KEEP]: FILE becomes FILE.1, FILE.1 becomes FILE.2 ..., keeping KEEP
