@@ -1,5 +1,6 @@
 package io.strata.bench.rpc;
 
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -47,8 +48,19 @@ public class RpcResultJsonTest {
     RpcResult r = BenchJson.read(kept, RpcResult.class);
     SortedSet<String> actual = JsonPaths.of(BenchJson.tree(r));
     assertTrue(diff(expected, actual), expected.equals(actual));
-    // And the report renders from it.
-    assertTrue(RpcReport.markdown(r).contains("## Monitoring"));
+  }
+
+  /**
+   * The report rendered from the record is the one the bench rendered from the JSON tree before
+   * (rpc-loopback-report.md: the unchanged bench's {@code --report-from} of the kept run).
+   */
+  @Test
+  public void theKeptRunsReportIsRenderedAsBefore() throws Exception {
+    RpcResult r = BenchJson.read(new File("results/rpc-loopback/results.json"), RpcResult.class);
+    try (java.io.InputStream in = getClass().getResourceAsStream("rpc-loopback-report.md")) {
+      assertEquals(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8),
+        RpcReport.markdown(r));
+    }
   }
 
   @Test
