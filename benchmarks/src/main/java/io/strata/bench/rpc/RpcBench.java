@@ -213,8 +213,8 @@ public final class RpcBench {
       settings.handlerPollUs(), settings.clientPollUs(),
       Runtime.getRuntime().availableProcessors(), settings.hbase(),
       (System.nanoTime() - started) / 1e9, COMMAND + " " + args);
-    RpcResult result = measured.finished(monitoring.get(BenchMonitor.SECTION), run, null);
-    result = result.finished(result.monitoring(), run, RpcGoals.evaluate(result));
+    RpcResult result = measured.finished(monitoring.get(BenchMonitor.SECTION), run,
+      RpcGoals.evaluate(measured));
     RpcReport.write(result, outDir);
     BenchJson.write(new File(outDir, "results.json"), result);
     out.println();
