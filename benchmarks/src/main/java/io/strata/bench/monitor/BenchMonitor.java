@@ -60,7 +60,14 @@ public final class BenchMonitor implements AutoCloseable {
 
   /** The sampling interval of {@code --monitor-ms}, 0 for off; refuses 1 to 99 and negatives. */
   public static long intervalMs(CommandLine cl) {
-    long ms = CommandLines.wholeNumber(cl, OPTION, DEFAULT_MS, 0);
+    return intervalMs(CommandLines.wholeNumber(cl, OPTION, DEFAULT_MS, 0));
+  }
+
+  /** {@code --monitor-ms ms} checked: 0 for off; refuses 1 to 99 and negatives. */
+  public static long intervalMs(long ms) {
+    if (ms < 0) {
+      throw new IllegalArgumentException("--" + OPTION + " must be at least 0, not " + ms);
+    }
     if (ms > 0 && ms < MIN_MS) {
       throw new IllegalArgumentException("--" + OPTION + " takes 0 (off) or at least " + MIN_MS
         + ", not " + ms + ": finer samples would mostly add the sampler's own load to what the "

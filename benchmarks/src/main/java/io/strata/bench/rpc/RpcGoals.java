@@ -1,9 +1,7 @@
 package io.strata.bench.rpc;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -19,71 +17,69 @@ final class RpcGoals {
   private RpcGoals() {
   }
 
-  /** Adds {@code goals}: a list of {goal, value, target, met, held_back_by}. */
-  static void evaluate(ObjectNode doc) {
-    ArrayNode goals = doc.putArray("goals");
-    String getStage = largestStage(doc.path("stages").path("rdma"));
-    String putStage = largestStage(doc.path("stages_put").path("rdma"));
-    for (JsonNode row : doc.path("sizes")) {
-      int bytes = row.path("bytes").asInt();
+  /** The goals of a run's result: each {goal, value, target, met, held_back_by}. */
+  static List<RpcResult.Goal> evaluate(RpcResult r) {
+    List<RpcResult.Goal> goals = new ArrayList<>();
+    String getStage = r.stages() == null ? null : largestStage(r.stages().rdma());
+    String putStage = r.stagesPut() == null ? null : largestStage(r.stagesPut().rdma());
+    for (RpcResult.SizeRow row : r.sizes()) {
+      int bytes = row.bytes();
       double target = bytes <= 16384 ? 0.25 : 0.5;
-      add(goals, "Get p50 endpoint/netty at " + bytes + " B", row.path("get_p50_ratio"), target,
-        true, getStage);
+      goals.add(goal("Get p50 endpoint/netty at " + bytes + " B", row.getP50Ratio(), target,
+        true, getStage));
       if (bytes == RpcBenchCluster.VALUE_BYTES) {
-        add(goals, "Put p50 endpoint/netty at 1024 B", row.path("put_p50_ratio"), 0.5, true,
-          putStage);
+        goals.add(goal("Put p50 endpoint/netty at 1024 B", row.putP50Ratio(), 0.5, true,
+          putStage));
       }
     }
-    for (JsonNode row : doc.path("threads")) {
-      if (row.path("threads").asInt() == 8) {
+    for (RpcResult.ThreadRow row : r.threads()) {
+      if (row.threads() == 8) {
         // Beyond one thread the calls' own stages are not what limits: the threads that cannot
         // poll (pollers are capped to leave cores to the work) park and are woken per call.
-        JsonNode r = row.path("rdma");
+        RpcResult.ThreadFigures e = row.rdma();
         String wakeUps = String.format(Locale.ROOT, "wake-ups: %.0f %% of endpoint Gets' callers "
           + "parked for their answer, %.0f %% of their calls woke a handler",
-          100 * r.path("callers_parked_share").asDouble(),
-          100 * r.path("handlers_woken_share").asDouble());
-        add(goals, "Gets/s endpoint/netty, 8 threads", row.path("get_ops_ratio"), 2.0, false,
-          wakeUps);
-        add(goals, "CPU per Get endpoint/netty, 8 threads", row.path("cpu_per_get_ratio"), 0.5,
-          true, wakeUps);
+          100 * orZero(e.callersParkedShare()), 100 * orZero(e.handlersWokenShare()));
+        goals.add(goal("Gets/s endpoint/netty, 8 threads", row.getOpsRatio(), 2.0, false,
+          wakeUps));
+        goals.add(goal("CPU per Get endpoint/netty, 8 threads", row.cpuPerGetRatio(), 0.5, true,
+          wakeUps));
       }
     }
-    add(goals, "AsyncTable Get p50 endpoint/netty", doc.path("async").path("get_p50_ratio"), 0.25,
-      true, getStage);
+    if (r.async() != null) {
+      goals.add(goal("AsyncTable Get p50 endpoint/netty", r.async().getP50Ratio(), 0.25, true,
+        getStage));
+    }
+    return goals;
   }
 
-  private static void add(ArrayNode goals, String name, JsonNode value, double target,
-    boolean atMost, String stage) {
-    if (value.isMissingNode()) {
-      return;
-    }
-    ObjectNode g = goals.addObject();
-    double v = value.asDouble();
+  private static RpcResult.Goal goal(String name, double v, double target, boolean atMost,
+    String stage) {
     boolean met = atMost ? v <= target : v >= target;
-    g.put("goal", name);
-    g.put("value", v);
-    g.put("target", (atMost ? "<= " : ">= ") + target);
-    g.put("met", met);
-    if (!met && stage != null) {
-      g.put("held_back_by", stage);
-    }
+    return new RpcResult.Goal(name, v, (atMost ? "<= " : ">= ") + target, met,
+      met ? null : stage);
+  }
+
+  private static double orZero(Double d) {
+    return d == null ? 0 : d;
   }
 
   /** The endpoint path's largest stage, with its share of the call, e.g. "handler_us (41 %)". */
-  static String largestStage(JsonNode stages) {
-    double total = stages.path("total_us").asDouble();
+  static String largestStage(RpcResult.Stages stages) {
+    if (stages == null || stages.totalUs() == null) {
+      return null;
+    }
+    double total = stages.totalUs();
     String best = null;
     double most = -1;
-    for (Iterator<Map.Entry<String, JsonNode>> it = stages.fields(); it.hasNext();) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, Double> e : stages.byName().entrySet()) {
       String k = e.getKey();
       if (!k.endsWith("_us") || k.startsWith("total_us") || k.equals("client_to_server_us")
         || k.equals("server_to_client_us")) {
         continue;
       }
-      if (e.getValue().asDouble() > most) {
-        most = e.getValue().asDouble();
+      if (e.getValue() > most) {
+        most = e.getValue();
         best = k;
       }
     }

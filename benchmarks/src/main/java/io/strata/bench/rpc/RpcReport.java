@@ -1,6 +1,6 @@
 package io.strata.bench.rpc;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.strata.bench.common.Charts;
 import io.strata.bench.monitor.BenchMonitor;
 import java.awt.Color;
@@ -11,6 +11,9 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.XYChart;
 
 /**
@@ -40,59 +43,54 @@ final class RpcReport {
   }
 
   /** The console summary: the 1 KiB figures and the goals. */
-  static String summary(JsonNode doc) {
+  static String summary(RpcResult r) {
     StringBuilder b = new StringBuilder();
-    String endpoint = "endpoint (" + transport(doc.path("run")) + ")";
+    String endpoint = "endpoint (" + r.run().transportOrLoopback() + ")";
     b.append(String.format(Locale.ROOT, "1 KiB, one thread: Get p50 netty %.1f us, " + endpoint
       + " %.1f us (%.2fx); Put p50 netty %.1f us, " + endpoint + " %.1f us (%.2fx)%n",
-      doc.path(RpcBench.NETTY).path("get_us_p50").asDouble(),
-      doc.path(RpcBench.RDMA).path("get_us_p50").asDouble(), doc.path("get_p50_ratio").asDouble(),
-      doc.path(RpcBench.NETTY).path("put_us_p50").asDouble(),
-      doc.path(RpcBench.RDMA).path("put_us_p50").asDouble(),
-      doc.path("put_p50_ratio").asDouble()));
-    for (JsonNode g : doc.path("goals")) {
-      b.append(String.format(Locale.ROOT, "goal %-42s %6.2f (%s) %s%n", g.path("goal").asText(),
-        g.path("value").asDouble(), g.path("target").asText(),
-        g.path("met").asBoolean() ? "met" : "NOT met, held back by "
-          + g.path("held_back_by").asText("?")));
+      r.netty().getUsP50(), r.rdma().getUsP50(), r.getP50Ratio(), r.netty().putUsP50(),
+      r.rdma().putUsP50(), r.putP50Ratio()));
+    for (RpcResult.Goal g : r.goals()) {
+      b.append(String.format(Locale.ROOT, "goal %-42s %6.2f (%s) %s%n", g.goal(), g.value(),
+        g.target(), g.met() ? "met" : "NOT met, held back by " + orUnknown(g.heldBackBy())));
     }
     return b.toString();
   }
 
-  static void write(JsonNode doc, File dir) throws IOException {
+  static void write(RpcResult r, File dir) throws IOException {
     Files.createDirectories(dir.toPath());
-    plotSizes(doc, new File(dir, "latency-vs-size.png"));
-    plotStages(doc, new File(dir, "stages.png"));
-    plotThreads(doc, new File(dir, "threads.png"));
-    Files.writeString(new File(dir, "report.md").toPath(), markdown(doc),
+    plotSizes(r, new File(dir, "latency-vs-size.png"));
+    plotStages(r, new File(dir, "stages.png"));
+    plotThreads(r, new File(dir, "threads.png"));
+    Files.writeString(new File(dir, "report.md").toPath(), markdown(r),
       StandardCharsets.UTF_8);
   }
 
-  static String markdown(JsonNode doc) {
+  static String markdown(RpcResult r) {
     StringBuilder b = new StringBuilder();
-    JsonNode run = doc.path("run");
-    b.append("# RDMA RPC: Strata's hybrid RPC (endpoint on the ").append(transport(run))
-      .append(" transport) against the paper\n\n");
-    b.append("Produced by `").append(run.path("command").asText()).append("` (scale ")
-      .append(run.path("scale").asText()).append(", ").append(run.path("cell_ms").asLong())
-      .append(" ms per measurement after ").append(run.path("warmup_ms").asLong())
-      .append(" ms of warm-up, ").append(run.path("processors").asInt())
-      .append(" processors, ").append(String.format(Locale.ROOT, "%.0f", run.path("seconds")
-        .asDouble())).append(" s in all).\n\n");
+    RpcResult.Run run = r.run();
+    b.append("# RDMA RPC: Strata's hybrid RPC (endpoint on the ")
+      .append(run.transportOrLoopback()).append(" transport) against the paper\n\n");
+    b.append("Produced by `").append(run.command()).append("` (scale ")
+      .append(run.scale()).append(", ").append(run.cellMs())
+      .append(" ms per measurement after ").append(run.warmupMs())
+      .append(" ms of warm-up, ").append(run.processors())
+      .append(" processors, ").append(String.format(Locale.ROOT, "%.0f", run.seconds()))
+      .append(" s in all).\n\n");
     b.append("**What compares.** The paper (Huang et al., \"High-Performance Design of HBase "
       + "with RDMA over InfiniBand\", IPDPS 2012) measured UCR over InfiniBand QDR against "
       + "sockets over 1 GigE, 10 GigE and IPoIB, client and RegionServer on separate nodes. "
       + "Here client, RegionServer and HDFS share one JVM on a machine with "
-      + run.path("processors").asInt() + " processors, and the endpoint (`rdma` in "
+      + run.processors() + " processors, and the endpoint (`rdma` in "
       + "results.json) " + endpoint(run) + ". The sockets are loopback TCP. "
       + "Microseconds do not compare across the two; the ratios endpoint/sockets do. CPU per "
       + "call is the whole process's (client, server, polling threads).\n\n");
 
     b.append("## Goals\n\n| goal | this run | target | met |\n|---|---|---|---|\n");
-    for (JsonNode g : doc.path("goals")) {
-      b.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %s |%n", g.path("goal").asText(),
-        g.path("value").asDouble(), g.path("target").asText(), g.path("met").asBoolean() ? "yes"
-          : "no — largest endpoint stage: " + g.path("held_back_by").asText("?")));
+    for (RpcResult.Goal g : r.goals()) {
+      b.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %s |%n", g.goal(), g.value(),
+        g.target(), g.met() ? "yes" : "no — largest endpoint stage: "
+          + orUnknown(g.heldBackBy())));
     }
 
     b.append("\n## Latency per value size (paper Figures 5 and 6)\n\n");
@@ -101,16 +99,13 @@ final class RpcReport {
     b.append("| value | Get p50 netty | Get p50 endpoint | ratio | Get p99 netty | Get p99 "
       + "endpoint | Put p50 netty | Put p50 endpoint | ratio | Put p99 netty | Put p99 endpoint "
       + "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (JsonNode r : doc.path("sizes")) {
-      JsonNode n = r.path("netty");
-      JsonNode e = r.path("rdma");
+    for (RpcResult.SizeRow row : r.sizes()) {
+      RpcResult.SizeFigures n = row.netty();
+      RpcResult.SizeFigures e = row.rdma();
       b.append(String.format(Locale.ROOT, "| %s | %.1f µs | %.1f µs | %.2f× | %.1f µs | %.1f µs "
-        + "| %.1f µs | %.1f µs | %.2f× | %.1f µs | %.1f µs |%n", size(r.path("bytes").asInt()),
-        n.path("get_us_p50").asDouble(), e.path("get_us_p50").asDouble(),
-        r.path("get_p50_ratio").asDouble(), n.path("get_us_p99").asDouble(),
-        e.path("get_us_p99").asDouble(), n.path("put_us_p50").asDouble(),
-        e.path("put_us_p50").asDouble(), r.path("put_p50_ratio").asDouble(),
-        n.path("put_us_p99").asDouble(), e.path("put_us_p99").asDouble()));
+        + "| %.1f µs | %.1f µs | %.2f× | %.1f µs | %.1f µs |%n", size(row.bytes()),
+        n.getUsP50(), e.getUsP50(), row.getP50Ratio(), n.getUsP99(), e.getUsP99(), n.putUsP50(),
+        e.putUsP50(), row.putP50Ratio(), n.putUsP99(), e.putUsP99()));
     }
     b.append("\nPaper, 1 KB: Get 43.7 µs over UCR-IB vs 185.8 µs IPoIB and 214.4 µs 1 GigE "
       + "(0.24× IPoIB, Cluster B); Put 86.8 µs vs 191.4 µs 10 GigE, 204.4 µs IPoIB, 269.1 µs "
@@ -134,35 +129,33 @@ final class RpcReport {
     rows.add("total_us");
     rows.add("total_us_p50");
     rows.add("total_us_mean_all");
+    List<Map<String, Double>> paths = List.of(r.stages().netty().byName(),
+      r.stages().rdma().byName(), r.stagesPut().netty().byName(), r.stagesPut().rdma().byName());
     for (String st : rows) {
       b.append("| ").append(st.replace("_us", "").replace('_', ' ')
         .replace("total p50", "total, median of all calls")
-        .replace("total mean all", "total, mean of all calls")).append(" | ")
-        .append(us(doc.path("stages").path("netty").path(st))).append(" | ")
-        .append(us(doc.path("stages").path("rdma").path(st))).append(" | ")
-        .append(us(doc.path("stages_put").path("netty").path(st))).append(" | ")
-        .append(us(doc.path("stages_put").path("rdma").path(st))).append(" |\n");
+        .replace("total mean all", "total, mean of all calls"));
+      for (Map<String, Double> path : paths) {
+        b.append(" | ").append(us(path.get(st)));
+      }
+      b.append(" |\n");
     }
-    JsonNode w = doc.path("wire_bytes");
+    RpcResult.PerPath<RpcResult.Wire> w = r.wireBytes();
     b.append(String.format(Locale.ROOT, "%nBytes on the wire per call (RPC framing: length, "
       + "header, param, cell block; without TCP/IP or transport headers): Get %d B request / %d "
       + "B response over sockets, %d / %d over the endpoint (which sends no length prefix); Put "
       + "%d / %d over sockets, %d / %d over the endpoint. Paper: Get 136 / 1091 B, Put 1296 / "
       + "85 B. Paper's communication time for a 1 KB Put: 8.9 µs over UCR vs 57.1 µs 10 GigE, "
       + "78.5 µs IPoIB, 168.3 µs 1 GigE.%n%n",
-      w.path("netty").path("get_request").asInt(), w.path("netty").path("get_response").asInt(),
-      w.path("rdma").path("get_request").asInt(), w.path("rdma").path("get_response").asInt(),
-      w.path("netty").path("put_request").asInt(), w.path("netty").path("put_response").asInt(),
-      w.path("rdma").path("put_request").asInt(), w.path("rdma").path("put_response").asInt()));
-    JsonNode c = doc.path("instrumentation");
+      w.netty().getRequest(), w.netty().getResponse(), w.rdma().getRequest(),
+      w.rdma().getResponse(), w.netty().putRequest(), w.netty().putResponse(),
+      w.rdma().putRequest(), w.rdma().putResponse()));
+    RpcResult.PerPath<RpcResult.Instrumentation> c = r.instrumentation();
     b.append(String.format(Locale.ROOT, "Cost of taking the stamps (1 KiB Get p50, recording "
       + "off / on, alternating blocks): sockets %.1f / %.1f µs, endpoint %.1f / %.1f µs. Off, "
       + "each point is one volatile read; a RegionServer without `strata.rpc.server.stages` "
       + "runs HBase's own socket connection and call classes.%n%n![stages](stages.png)%n%n",
-      c.path("netty").path("get_us_p50_recording_off").asDouble(),
-      c.path("netty").path("get_us_p50_recording_on").asDouble(),
-      c.path("rdma").path("get_us_p50_recording_off").asDouble(),
-      c.path("rdma").path("get_us_p50_recording_on").asDouble()));
+      c.netty().offUs(), c.netty().onUs(), c.rdma().offUs(), c.rdma().onUs()));
 
     b.append("## Many client threads on one record (paper Figure 8)\n\n");
     b.append("| threads | Gets/s netty | Gets/s endpoint | ratio | mean netty | mean endpoint "
@@ -170,21 +163,16 @@ final class RpcReport {
       + "Puts/s endpoint | CPU/Put netty | CPU/Put endpoint | endpoint callers parked | "
       + "endpoint calls that woke a handler |\n"
       + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (JsonNode r : doc.path("threads")) {
-      JsonNode n = r.path("netty");
-      JsonNode e = r.path("rdma");
+    for (RpcResult.ThreadRow row : r.threads()) {
+      RpcResult.ThreadFigures n = row.netty();
+      RpcResult.ThreadFigures e = row.rdma();
       b.append(String.format(Locale.ROOT, "| %d | %.0f | %.0f | %.2f× | %.1f µs | %.1f µs | "
         + "%.1f µs | %.1f µs | %.1f µs | %.1f µs | %.2f× | %.0f | %.0f | %.1f µs | %.1f µs | "
         + "%.0f %% | %.0f %% |%n",
-        r.path("threads").asInt(), n.path("get_ops_per_s").asDouble(),
-        e.path("get_ops_per_s").asDouble(), r.path("get_ops_ratio").asDouble(),
-        n.path("get_us_mean").asDouble(), e.path("get_us_mean").asDouble(),
-        n.path("get_us_p99").asDouble(), e.path("get_us_p99").asDouble(),
-        n.path("cpu_us_per_get").asDouble(), e.path("cpu_us_per_get").asDouble(),
-        r.path("cpu_per_get_ratio").asDouble(), n.path("put_ops_per_s").asDouble(),
-        e.path("put_ops_per_s").asDouble(), n.path("cpu_us_per_put").asDouble(),
-        e.path("cpu_us_per_put").asDouble(), 100 * e.path("callers_parked_share").asDouble(),
-        100 * e.path("handlers_woken_share").asDouble()));
+        row.threads(), n.getOpsPerS(), e.getOpsPerS(), row.getOpsRatio(), n.getUsMean(),
+        e.getUsMean(), n.getUsP99(), e.getUsP99(), n.cpuUsPerGet(), e.cpuUsPerGet(),
+        row.cpuPerGetRatio(), n.putOpsPerS(), e.putOpsPerS(), n.cpuUsPerPut(), e.cpuUsPerPut(),
+        100 * orZero(e.callersParkedShare()), 100 * orZero(e.handlersWokenShare())));
     }
     b.append("\nPaper: 16 clients on one RegionServer, 53.4 K Gets/s over UCR, 27 % more than "
       + "10 GigE (1.27×); 8 clients' Get latency 26 % lower than 10 GigE. Threads beyond the "
@@ -192,64 +180,71 @@ final class RpcReport {
       + "cores), the others park, and a poller yields every 8th empty look.\n\n"
       + "![threads](threads.png)\n\n");
 
-    JsonNode a = doc.path("async");
+    RpcResult.Async a = r.async();
     b.append("## AsyncTable\n\n");
     b.append(String.format(Locale.ROOT, "One thread, `AsyncTable.get(get).join()`, 1 KiB: p50 "
       + "%.1f µs over sockets, %.1f µs over the endpoint (%.2f×), %.1f µs over the endpoint with "
       + "`strata.rdma.client.async.poll=false` (the future completed on the delivering thread "
       + "and the joining thread woken up). p99: %.1f / %.1f / %.1f µs.%n",
-      a.path("netty").path("get_us_p50").asDouble(), a.path("rdma").path("get_us_p50").asDouble(),
-      a.path("get_p50_ratio").asDouble(), a.path("rdma_unpolled").path("get_us_p50").asDouble(),
-      a.path("netty").path("get_us_p99").asDouble(), a.path("rdma").path("get_us_p99").asDouble(),
-      a.path("rdma_unpolled").path("get_us_p99").asDouble()));
-    b.append(BenchMonitor.markdown(doc));
+      a.netty().getUsP50(), a.rdma().getUsP50(), a.getP50Ratio(), a.rdmaUnpolled().getUsP50(),
+      a.netty().getUsP99(), a.rdma().getUsP99(), a.rdmaUnpolled().getUsP99()));
+    if (r.monitoring() != null) {
+      b.append(BenchMonitor.markdown(
+        JsonNodeFactory.instance.objectNode().set(BenchMonitor.SECTION, r.monitoring())));
+    }
     return b.toString();
   }
 
-  /** The transport the endpoint path ran on; runs recorded before it was stored ran on loopback. */
-  static String transport(JsonNode run) {
-    return run.path("transport").asText("loopback");
-  }
-
   /** What the endpoint path was: the in-process loopback unless the run was on verbs. */
-  static String endpoint(JsonNode run) {
-    String t = transport(run);
+  static String endpoint(RpcResult.Run run) {
+    String t = run.transportOrLoopback();
     return "loopback".equals(t) ? "is the in-process loopback transport, not RDMA hardware (no "
       + "NIC; the verbs transport's figures come from the SoftRoCE guest, "
       + "`benchmarks/results/rpc-verbs/`)" : "is the " + t + " transport";
   }
 
-  private static String us(JsonNode v) {
-    return v.isMissingNode() || !v.isNumber() ? "—"
-      : String.format(Locale.ROOT, "%.1f", v.asDouble());
+  private static String us(Double v) {
+    return v == null ? "—" : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static String orUnknown(String s) {
+    return s == null ? "?" : s;
+  }
+
+  private static double orZero(Double d) {
+    return d == null ? 0 : d;
   }
 
   private static String size(int bytes) {
     return bytes >= 1024 && bytes % 1024 == 0 ? (bytes / 1024) + " KiB" : bytes + " B";
   }
 
-  private static void plotSizes(JsonNode doc, File png) throws IOException {
+  private static void plotSizes(RpcResult r, File png) throws IOException {
     Charts.write(fourSeries(Charts.line("Get and Put p50 latency per value size (one thread, 1 "
       + "record)", "value size, log2 bytes (0 = 1 B, 10 = 1 KiB, 16 = 64 KiB)", "µs"),
-      doc.path("sizes"), r -> Math.log(Math.max(1, r.path("bytes").asInt())) / Math.log(2),
-      new String[] { "get_us_p50", "put_us_p50" }, new String[] { "Get", "Put" }), png);
+      r.sizes(), row -> Math.log(Math.max(1, row.bytes())) / Math.log(2),
+      List.<Function<RpcResult.SizeRow, RpcResult.SizeFigures>>of(RpcResult.SizeRow::netty,
+        RpcResult.SizeRow::rdma),
+      List.<ToDoubleFunction<RpcResult.SizeFigures>>of(RpcResult.SizeFigures::getUsP50,
+        RpcResult.SizeFigures::putUsP50),
+      new String[] { "Get", "Put" }), png);
   }
 
-  private static void plotStages(JsonNode doc, File png) throws IOException {
+  private static void plotStages(RpcResult r, File png) throws IOException {
     List<String> categories = List.of("Get netty", "Get endpoint", "Put netty", "Put endpoint");
-    JsonNode[] paths = { doc.path("stages").path("netty"), doc.path("stages").path("rdma"),
-      doc.path("stages_put").path("netty"), doc.path("stages_put").path("rdma") };
+    List<Map<String, Double>> paths = List.of(r.stages().netty().byName(),
+      r.stages().rdma().byName(), r.stagesPut().netty().byName(), r.stagesPut().rdma().byName());
     List<Charts.BarSeries> series = new ArrayList<>();
     for (int i = 0; i < STAGES.length; i++) {
       String st = STAGES[i];
-      double[] v = new double[paths.length];
-      for (int p = 0; p < paths.length; p++) {
+      double[] v = new double[paths.size()];
+      for (int p = 0; p < paths.size(); p++) {
         // A split path shows its client-side parts, the other their combined stages; both show
         // the server's stages. Never a part and its combination together.
         boolean combined = st.equals("client_to_server_us") || st.equals("server_to_client_us");
-        boolean split = paths[p].has("client_serialization_us");
+        boolean split = paths.get(p).containsKey("client_serialization_us");
         boolean shown = split ? !combined : combined || SERVER_STAGES.contains(st);
-        v[p] = shown ? Math.max(0, paths[p].path(st).asDouble()) : 0;
+        v[p] = shown ? Math.max(0, paths.get(p).getOrDefault(st, 0.0)) : 0;
       }
       series.add(new Charts.BarSeries(st.replace("_us", "").replace('_', ' '), STAGE_COLORS[i],
         v));
@@ -258,28 +253,31 @@ final class RpcReport {
       series, true, t -> String.format(Locale.ROOT, "%.1f µs", t)), png);
   }
 
-  private static void plotThreads(JsonNode doc, File png) throws IOException {
+  private static void plotThreads(RpcResult r, File png) throws IOException {
     Charts.write(fourSeries(Charts.line("Throughput vs client threads, one RegionServer, one 1 "
-      + "KiB record", "client threads", "calls per second"), doc.path("threads"),
-      r -> r.path("threads").asDouble(), new String[] { "get_ops_per_s", "put_ops_per_s" },
+      + "KiB record", "client threads", "calls per second"), r.threads(),
+      RpcResult.ThreadRow::threads,
+      List.<Function<RpcResult.ThreadRow, RpcResult.ThreadFigures>>of(RpcResult.ThreadRow::netty,
+        RpcResult.ThreadRow::rdma),
+      List.<ToDoubleFunction<RpcResult.ThreadFigures>>of(RpcResult.ThreadFigures::getOpsPerS,
+        RpcResult.ThreadFigures::putOpsPerS),
       new String[] { "Gets/s", "Puts/s" }), png);
   }
 
   /** Two figures of each row, over sockets and over the endpoint: four series on one chart. */
-  private static XYChart fourSeries(XYChart chart, JsonNode rows,
-    java.util.function.ToDoubleFunction<JsonNode> x, String[] fields, String[] names) {
+  private static <R, F> XYChart fourSeries(XYChart chart, List<R> rows, ToDoubleFunction<R> x,
+    List<Function<R, F>> paths, List<ToDoubleFunction<F>> fields, String[] names) {
     int n = rows.size();
     double[] xs = new double[n];
     for (int i = 0; i < n; i++) {
       xs[i] = x.applyAsDouble(rows.get(i));
     }
     Color[][] colors = { { NETTY, RDMA }, { NETTY_PUT, RDMA_PUT } };
-    for (int f = 0; f < fields.length; f++) {
-      String[] paths = { "netty", "rdma" };
-      for (int p = 0; p < paths.length; p++) {
+    for (int f = 0; f < fields.size(); f++) {
+      for (int p = 0; p < paths.size(); p++) {
         double[] ys = new double[n];
         for (int i = 0; i < n; i++) {
-          ys[i] = rows.get(i).path(paths[p]).path(fields[f]).asDouble();
+          ys[i] = fields.get(f).applyAsDouble(paths.get(p).apply(rows.get(i)));
         }
         Charts.series(chart, names[f] + (p == 0 ? " netty" : " endpoint"), colors[f][p], xs,
           ys);
