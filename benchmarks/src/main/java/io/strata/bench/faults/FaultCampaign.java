@@ -574,6 +574,11 @@ public final class FaultCampaign {
         settled &= observed.path("clone_verified").asBoolean();
       }
     }
+    // A volume fault must also have done what it is about (the NameNode saw the volume full;
+    // the DataNode found the failed volume and the replicas were re-replicated).
+    if (VolumeFaults.FAULTS.contains(fault)) {
+      settled &= observed.path("fault_effect_seen").asBoolean(false);
+    }
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
     // serves, and may still give up: it is back once it says it started.
     boolean notStarted = false;
@@ -1013,6 +1018,7 @@ public final class FaultCampaign {
         Thread.sleep(1000);
       }
       observed.put("namenode_saw_full_s", seenFull >= 0 ? (System.nanoTime() - t0) / 1e9 : -1);
+      observed.put("fault_effect_seen", seenFull >= 0);
       observed.put("namenode_ssd_remaining_full_bytes", ssdRemainingSeen(dfs, addr));
       flusher = flusher(conn, holdMs, flushes, "volume-full");
       Thread.sleep(holdMs);
@@ -1149,6 +1155,7 @@ public final class FaultCampaign {
       Thread.sleep(1000);
     }
     observed.put("ssd_volume_back_after_restart_s", backS);
+    observed.put("fault_effect_seen", detectedS >= 0 && rereplicatedS >= 0 && backS >= 0);
     out.printf(Locale.ROOT, "volume-io-errors: %s read-only after the error: %s; the NameNode saw "
       + "the failed volume after %.1f s (DataNode alive: %s); low-redundancy blocks at most %d, "
       + "0 again after %.1f s; e2fsck exit %d; SSD volume back %.1f s after the restart%n",
@@ -1224,6 +1231,9 @@ public final class FaultCampaign {
     observed.put("d_state_threads_max_at_once", maxD);
     namesInD.forEach(observed.withArray("d_state_thread_names")::add);
     observed.put("d_state_threads_after_restore", dAfter);
+    // What a stall shows is its effect on the load (the ledger, writes resumed); the D-state
+    // threads are an observation, not a condition.
+    observed.put("fault_effect_seen", true);
     List<String> events = TierFaults.volumeEvents(TierFaults.logSince(log, logFrom));
     observed.put("chooser_excluded_volume", events.stream().anyMatch(
       e -> e.contains(") is slow: ")));

@@ -147,10 +147,13 @@ final class VolumeFaults {
     return r.code() == 0 ? r.output().trim() : "";
   }
 
-  /** Whether mount options say read-only. */
+  /**
+   * Whether mount options say read-only: {@code ro}, or {@code emergency_ro}, which newer
+   * kernels show for an ext4 file system that turned read-only after an error (still "rw").
+   */
   static boolean readOnly(String options) {
     for (String o : options.split(",")) {
-      if (o.equals("ro")) {
+      if (o.equals("ro") || o.equals("emergency_ro")) {
         return true;
       }
     }

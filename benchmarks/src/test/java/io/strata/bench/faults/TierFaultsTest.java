@@ -128,6 +128,7 @@ public class TierFaultsTest {
     assertEquals(12500, VolumeFaults.throttleValue(List.of("7:4 150", "7:3 12500"), "7:3"));
     assertEquals(0, VolumeFaults.throttleValue(List.of("7:4 150"), "7:3"));
     assertTrue(VolumeFaults.readOnly("ro,noatime,errors=remount-ro"));
-    assertFalse(VolumeFaults.readOnly("rw,noatime,errors=remount-ro,emergency_ro"));
+    assertTrue(VolumeFaults.readOnly("rw,noatime,errors=remount-ro,emergency_ro"));
+    assertFalse(VolumeFaults.readOnly("rw,noatime,errors=remount-ro"));
   }
 }
