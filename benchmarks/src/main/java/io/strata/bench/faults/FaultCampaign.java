@@ -495,7 +495,7 @@ public final class FaultCampaign {
     } else if (fault.equals("volume-full")) {
       volumeFull(observed, conn, dfs, conf);
     } else if (fault.equals("volume-io-errors")) {
-      volumeIoErrors(observed, conn, dfs);
+      volumeIoErrors(observed, conn, dfs, conf);
     } else if (fault.equals("volume-stall")) {
       volumeStall(observed, conn);
     } else if (fault.equals("malformed-rpc")) {
@@ -1034,21 +1034,8 @@ public final class FaultCampaign {
     observed.put("namenode_ssd_remaining_after_bytes", ssdRemainingSeen(dfs, addr));
     // HDFS leaves a replica placed on a fallback type where it is (the NameNode never moves it
     // back once the preferred type has room again; measured: 9 of 17 flushed files stayed
-    // {SSD=2, DISK=1}): the undo asks the satisfier to move each such store file, as an
-    // operator would (hdfs storagepolicies -satisfyStoragePolicy).
-    List<Path> off = PlacementCheck.unsatisfied(dfs, storeFiles(dfs, conf));
-    observed.put("off_policy_store_files_after_free", off.size());
-    int asked = 0;
-    for (Path p : off) {
-      try {
-        dfs.satisfyStoragePolicy(p);
-        asked++;
-      } catch (IOException e) {
-        // compacted or archived away since the scan, or already queued
-        out.printf(Locale.ROOT, "volume-full: satisfyStoragePolicy %s: %s%n", p, e);
-      }
-    }
-    observed.put("satisfier_asked_files", asked);
+    // {SSD=2, DISK=1}): the undo asks the satisfier to move each such store file.
+    satisfyOffPolicy(observed, dfs, conf, "volume-full");
     List<String> events = VolumeFaults.volumeFailureEvents(TierFaults.logSince(
       new File(daemonLog("datanode-1")), 0));
     observed.put("datanode_volume_failure_lines", events.size());
@@ -1070,8 +1057,8 @@ public final class FaultCampaign {
    * NameNode re-replicates the replicas it held. Then the repair: the DataNode stopped, the file
    * system unmounted, checked ({@code e2fsck -fy}), mounted again, the DataNode started.
    */
-  private void volumeIoErrors(ObjectNode observed, Connection conn, DistributedFileSystem dfs)
-    throws Exception {
+  private void volumeIoErrors(ObjectNode observed, Connection conn, DistributedFileSystem dfs,
+    Configuration conf) throws Exception {
     VolumeFaults.Volume v = mediaVolume("volume-io-errors");
     String addr = daemonField("datanode-1", "address");
     File log = new File(daemonLog("datanode-1"));
@@ -1155,6 +1142,8 @@ public final class FaultCampaign {
       Thread.sleep(1000);
     }
     observed.put("ssd_volume_back_after_restart_s", backS);
+    // Blocks the pipelines placed on a fallback type while the volume failed stay there.
+    satisfyOffPolicy(observed, dfs, conf, "volume-io-errors");
     observed.put("fault_effect_seen", detectedS >= 0 && rereplicatedS >= 0 && backS >= 0);
     out.printf(Locale.ROOT, "volume-io-errors: %s read-only after the error: %s; the NameNode saw "
       + "the failed volume after %.1f s (DataNode alive: %s); low-redundancy blocks at most %d, "
@@ -1244,6 +1233,28 @@ public final class FaultCampaign {
       + "written meanwhile %s%n", v.device(), VolumeFaults.STALL_IOPS, VolumeFaults.STALL_BPS,
       VolumeFaults.HOLD_S, maxD, samplesWithD, samples, namesInD, dAfter,
       observed.get("blocks_written_while_stalled"));
+  }
+
+  /**
+   * Hands every store file off its storage policy to the satisfier
+   * ({@code satisfyStoragePolicy}), as an operator would ({@code hdfs storagepolicies
+   * -satisfyStoragePolicy}); records how many there were and were handed over.
+   */
+  private void satisfyOffPolicy(ObjectNode observed, DistributedFileSystem dfs,
+    Configuration conf, String fault) throws IOException {
+    List<Path> off = PlacementCheck.unsatisfied(dfs, storeFiles(dfs, conf));
+    observed.put("off_policy_store_files_after_undo", off.size());
+    int asked = 0;
+    for (Path p : off) {
+      try {
+        dfs.satisfyStoragePolicy(p);
+        asked++;
+      } catch (IOException e) {
+        // compacted or archived away since the scan, or already queued
+        out.printf(Locale.ROOT, "%s: satisfyStoragePolicy %s: %s%n", fault, p, e);
+      }
+    }
+    observed.put("satisfier_asked_files", asked);
   }
 
   /** The flushed, compacted and archived files under the HBase root (what placement checks). */
