@@ -28,6 +28,7 @@ MEDIA_KINDS="ssd disk archive"
 MEDIA_KEYS="read.mbps write.mbps read.iops write.iops size.gb delay.us"
 declare -gA MEDIA_PROFILE=()
 MEDIA_REFUSED=""
+MEDIA_MOUNT_OPTIONS="noatime,errors=remount-ro"
 
 media_log() { if declare -F log >/dev/null; then log "$@"; else printf '[strata-media] %s\n' "$*" >&2; fi; }
 
@@ -209,7 +210,10 @@ media_volume_up() {
       echo "strata-media: $mnt is not empty: mounting $dev there would hide what it holds" >&2
       return 1
     fi
-    if ! err=$(mount -t ext4 -o noatime "$dev" "$mnt" 2>&1); then
+    # errors=remount-ro: an ext4 error (a real one, or `strata chaos`'s volume-io-errors through
+    # /sys/fs/ext4/DEV/trigger_fs_error) turns the volume read-only, so the DataNode's writes fail
+    # and its volume checker finds it failed, as with a dying disk.
+    if ! err=$(mount -t ext4 -o "$MEDIA_MOUNT_OPTIONS" "$dev" "$mnt" 2>&1); then
       echo "strata-media: mount of $dev at $mnt failed: $err" >&2; return 1
     fi
   fi

@@ -150,6 +150,12 @@ public final class ChaosReport {
         + "before / during / after | not back | recovered |\n")
       .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
     for (JsonNode f : results.path("faults")) {
+      if (f.path("skipped").asBoolean()) {
+        b.append(String.format(Locale.ROOT, "| %s | %s | skipped: %s | | | | | | | | | | |%n",
+          f.path("fault").asText(), f.path("daemon").asText(),
+          f.path("skip_reason").asText().replace('|', '/')));
+        continue;
+      }
       String checked = !f.has("checked") ? "" : f.path("unreadable").asLong(0) == 0
         ? Long.toString(f.get("checked").asLong()) : f.get("checked").asLong() + " (**"
         + f.get("unreadable").asLong() + " unreadable**)";

@@ -78,5 +78,57 @@ public class TierFaultsTest {
       assertTrue(f, FaultCampaign.ALL.contains(f));
       assertFalse(f, FaultCampaign.QUICK.contains(f));
     }
+    // The block-layer volume faults: in the full list, not quick, each with its shows.
+    assertEquals("HDFS", FaultCampaign.SHOWS.get("volume-full"));
+    assertEquals("HDFS", FaultCampaign.SHOWS.get("volume-io-errors"));
+    assertEquals("Strata", FaultCampaign.SHOWS.get("volume-stall"));
+    for (String f : VolumeFaults.FAULTS) {
+      assertTrue(f, FaultCampaign.ALL.contains(f));
+      assertFalse(f, FaultCampaign.QUICK.contains(f));
+    }
+  }
+
+  /** DIR/media/volumes as bin/strata-media.sh writes it: the shared root's line is no volume. */
+  @Test
+  public void mediaStateLinesAndTheVolumeOfADataNode() {
+    List<VolumeFaults.Volume> v = VolumeFaults.parse(List.of(
+      "/c/media/mnt - - - shared-root",
+      "/c/media/mnt/datanode-1-ssd /c/data/media/datanode-1-ssd.img /dev/loop3 7:3 ssd",
+      "/c/media/mnt/datanode-1-disk /c/data/media/datanode-1-disk.img /dev/loop4 7:4 disk",
+      "/c/media/mnt/datanode-11-ssd /c/data/media/datanode-11-ssd.img /dev/loop9 7:9 ssd", ""));
+    assertEquals(3, v.size());
+    VolumeFaults.Volume ssd = VolumeFaults.find(v, 1, "ssd");
+    assertEquals("/dev/loop3", ssd.device());
+    assertEquals("loop3", ssd.deviceName());
+    assertEquals("7:3", ssd.majMin());
+    assertEquals("/dev/loop9", VolumeFaults.find(v, 11, "ssd").device());
+    assertEquals(null, VolumeFaults.find(v, 2, "ssd"));
+  }
+
+  /** Without loop volumes the volume faults are skipped with a reason, never silently. */
+  @Test
+  public void volumeFaultsSayWhyTheyAreSkipped() throws Exception {
+    File dir = Files.createTempDirectory("volfaults").toFile();
+    File state = new File(dir, "volumes");
+    String why = VolumeFaults.skipReason("in-process", state, 1, "ssd");
+    assertTrue(why, why.contains("not blkio") && why.contains("--media blkio"));
+    assertTrue(VolumeFaults.skipReason("blkio", state, 1, "ssd").contains("no "));
+    Files.writeString(state.toPath(),
+      "/c/media/mnt/datanode-1-ssd /c/b.img /dev/loop3 7:3 ssd\n");
+    assertEquals(null, VolumeFaults.skipReason("blkio", state, 1, "ssd"));
+    assertTrue(VolumeFaults.skipReason("blkio", state, 2, "ssd").contains("datanode-2-ssd"));
+  }
+
+  /** A thread's state from its stat line (its name may hold spaces and parentheses). */
+  @Test
+  public void threadStateAndThrottleLines() {
+    assertEquals('D', VolumeFaults.state("4242 (DataXceiver (x)) D 1 2 3"));
+    assertEquals('S', VolumeFaults.state("4243 (java) S 1 2 3"));
+    assertEquals('?', VolumeFaults.state("garbage"));
+    assertEquals(12500, VolumeFaults.throttleValue(List.of("7:4 150", "7:3 12500"), "7:3"));
+    assertEquals(0, VolumeFaults.throttleValue(List.of("7:4 150"), "7:3"));
+    assertTrue(VolumeFaults.readOnly("ro,noatime,errors=remount-ro"));
+    assertTrue(VolumeFaults.readOnly("rw,noatime,errors=remount-ro,emergency_ro"));
+    assertFalse(VolumeFaults.readOnly("rw,noatime,errors=remount-ro"));
   }
 }
