@@ -107,6 +107,24 @@ public class StoreEnginesIT {
     return b.build();
   }
 
+  /**
+   * A family on the tiered date-tiered engine with upstream's window policies on: hot (up to a
+   * day) on {@code hotPolicy}, warm (up to 7 days) on ONE_SSD, cold on COLD, plus
+   * {@code keyValues}.
+   */
+  private static ColumnFamilyDescriptor windowsFamily(String hotPolicy, String... keyValues) {
+    long day = 86_400_000L;
+    List<String> kv = new ArrayList<>(List.of(StoreEngines.KEY, TIERED_DATE,
+      CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true",
+      CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, Long.toString(day),
+      CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, hotPolicy,
+      CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, Long.toString(7 * day),
+      CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
+      CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "COLD"));
+    kv.addAll(List.of(keyValues));
+    return family("ts", kv.toArray(new String[0]));
+  }
+
   private static void writeAndFlush(TableName table, String... families) throws IOException {
     EmbeddedHBase hbase = CLUSTER.hbase();
     try (Table t = hbase.connection().getTable(table)) {
@@ -264,13 +282,7 @@ public class StoreEnginesIT {
     long hour = 3_600_000L;
     long day = 24 * hour;
     CLUSTER.hbase().connection().getAdmin().createTable(TableDescriptorBuilder.newBuilder(table)
-      .setColumnFamily(family("ts", StoreEngines.KEY, TIERED_DATE,
-        CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true",
-        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, Long.toString(day),
-        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "ALL_SSD",
-        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, Long.toString(7 * day),
-        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
-        CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "COLD",
+      .setColumnFamily(windowsFamily("ALL_SSD",
         // hour-long windows growing fourfold per tier: the 3-day-old cells' window starts
         // less than a week ago (warm), the 30-day-old cells are in the oldest output (cold)
         ExponentialCompactionWindowFactory.BASE_WINDOW_MILLIS_KEY, Long.toString(hour),
@@ -354,15 +366,8 @@ public class StoreEnginesIT {
   @Test(timeout = 300_000)
   public void majorCompactionOfRecentCellsStaysOnTheHotWindowsPolicy() throws Exception {
     TableName table = TableName.valueOf("recent_windows");
-    long day = 86_400_000L;
     CLUSTER.hbase().connection().getAdmin().createTable(TableDescriptorBuilder.newBuilder(table)
-      .setColumnFamily(family("ts", StoreEngines.KEY, TIERED_DATE,
-        CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true",
-        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, Long.toString(day),
-        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "ALL_SSD",
-        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, Long.toString(7 * day),
-        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
-        CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "COLD"))
+      .setColumnFamily(windowsFamily("ALL_SSD"))
       .build());
     writeAndFlush(table, "ts");
     writeAndFlush(table, "ts");
@@ -391,15 +396,8 @@ public class StoreEnginesIT {
   @Test(timeout = 300_000)
   public void windowPoliciesDecideCompactionOutputsAndStrataKeysTheRest() throws Exception {
     TableName table = TableName.valueOf("windows_and_keys");
-    long day = 86_400_000L;
     CLUSTER.hbase().connection().getAdmin().createTable(TableDescriptorBuilder.newBuilder(table)
-      .setColumnFamily(family("ts", StoreEngines.KEY, TIERED_DATE,
-        CompactionConfiguration.DATE_TIERED_STORAGE_POLICY_ENABLE_KEY, "true",
-        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_AGE_MILLIS_KEY, Long.toString(day),
-        CompactionConfiguration.DATE_TIERED_HOT_WINDOW_STORAGE_POLICY_KEY, "HOT",
-        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_AGE_MILLIS_KEY, Long.toString(7 * day),
-        CompactionConfiguration.DATE_TIERED_WARM_WINDOW_STORAGE_POLICY_KEY, "ONE_SSD",
-        CompactionConfiguration.DATE_TIERED_COLD_WINDOW_STORAGE_POLICY_KEY, "COLD",
+      .setColumnFamily(windowsFamily("HOT",
         TieringKeys.FLUSH_POLICY, "ONE_SSD",
         TieringKeys.COMPACTION_SMALL_POLICY, "ALL_SSD",
         TieringKeys.COMPACTION_LARGE_POLICY, "ALL_SSD"))

@@ -177,12 +177,8 @@ public final class PcmKeys {
 
   /** {@link #RESPLIT_ENABLED}; "true" or "false". */
   public static boolean resplitEnabled(Configuration conf) {
-    String v = conf.getTrimmed(RESPLIT_ENABLED, Boolean.toString(RESPLIT_ENABLED_DEFAULT));
-    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException(RESPLIT_ENABLED + " must be true or false, not '" + v
-        + "'");
-    }
-    return Boolean.parseBoolean(v);
+    return KeyValues.bool(RESPLIT_ENABLED, conf.getTrimmed(RESPLIT_ENABLED),
+      RESPLIT_ENABLED_DEFAULT);
   }
 
   /** Milliseconds a re-split may take in all, its splits and their retries. Default 300000. */

@@ -142,6 +142,17 @@ public class LoopbackTransportTest {
     assertFalse("receive views are read-only", readOnly.contains(false));
   }
 
+  /** A sender's transport: two credits, polled delivery, this send timeout. */
+  private static MapTransportConf twoCredits(int sendTimeoutMs) {
+    MapTransportConf conf = new MapTransportConf();
+    conf.setInt(RdmaTransportKeys.CREDITS, 2);
+    conf.setInt(RdmaTransportKeys.EAGER_THRESHOLD, 64);
+    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, 4096);
+    conf.set(RdmaTransportKeys.LOOPBACK_DELIVERY, "poller");
+    conf.setInt(RdmaTransportKeys.SEND_TIMEOUT_MS, sendTimeoutMs);
+    return conf;
+  }
+
   @Test
   public void senderWaitsForCreditsUntilTheReceiverReturns() throws Exception {
     Recorder atServer = new Recorder();
@@ -176,13 +187,7 @@ public class LoopbackTransportTest {
    */
   @Test(timeout = 30_000)
   public void aSenderWaitingForCreditIsReleasedWhenTheEndpointCloses() throws Exception {
-    MapTransportConf conf = new MapTransportConf();
-    conf.setInt(RdmaTransportKeys.CREDITS, 2);
-    conf.setInt(RdmaTransportKeys.EAGER_THRESHOLD, 64);
-    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, 4096);
-    conf.set(RdmaTransportKeys.LOOPBACK_DELIVERY, "poller");
-    conf.setInt(RdmaTransportKeys.SEND_TIMEOUT_MS, 60_000);
-    LoopbackTransport sender = new LoopbackTransport(conf);
+    LoopbackTransport sender = new LoopbackTransport(twoCredits(60_000));
     try {
       for (boolean peerCloses : new boolean[] { false, true }) {
         Recorder atServer = new Recorder();
@@ -244,13 +249,7 @@ public class LoopbackTransportTest {
    */
   @Test(timeout = 30_000)
   public void sendToAPeerWithholdingCreditsTimesOutAndClosesTheEndpoint() throws Exception {
-    MapTransportConf conf = new MapTransportConf();
-    conf.setInt(RdmaTransportKeys.CREDITS, 2);
-    conf.setInt(RdmaTransportKeys.EAGER_THRESHOLD, 64);
-    conf.setInt(RdmaTransportKeys.MAX_MESSAGE, 4096);
-    conf.set(RdmaTransportKeys.LOOPBACK_DELIVERY, "poller");
-    conf.setInt(RdmaTransportKeys.SEND_TIMEOUT_MS, 300);
-    LoopbackTransport sender = new LoopbackTransport(conf);
+    LoopbackTransport sender = new LoopbackTransport(twoCredits(300));
     try {
       Recorder stuck = new Recorder();
       stuck.hold = new CountDownLatch(1); // never returns its receive buffers
