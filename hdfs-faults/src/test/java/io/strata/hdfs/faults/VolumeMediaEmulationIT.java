@@ -1,9 +1,8 @@
-package io.strata.hdfs.chooser;
+package io.strata.hdfs.faults;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.strata.hdfs.HdfsKeys;
 import java.io.File;
 import java.util.EnumMap;
 import java.util.Map;
@@ -42,7 +41,7 @@ public class VolumeMediaEmulationIT {
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
     conf.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, VolumeStallSwitch.class.getName());
-    conf.setLong(HdfsKeys.MEDIA_DELAY_US_PREFIX + "disk", DISK_DELAY_US);
+    conf.setLong(FaultKeys.MEDIA_DELAY_US_PREFIX + "disk", DISK_DELAY_US);
     cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(1)
       .storageTypes(new StorageType[] { StorageType.SSD, StorageType.DISK }).build();
     cluster.waitActive();
@@ -87,15 +86,15 @@ public class VolumeMediaEmulationIT {
   @Test
   public void outOfRangeIsRefusedNamingTheKey() {
     Configuration conf = new Configuration(false);
-    conf.set(HdfsKeys.MEDIA_DELAY_US_PREFIX + "ssd", "-1");
+    conf.set(FaultKeys.MEDIA_DELAY_US_PREFIX + "ssd", "-1");
     try {
-      HdfsKeys.mediaDelayUs(conf, StorageType.SSD);
+      FaultKeys.mediaDelayUs(conf, StorageType.SSD);
       throw new AssertionError("-1 accepted");
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("strata.media.emulation.delay.us.ssd"));
     }
-    conf.set(HdfsKeys.MEDIA_DELAY_US_PREFIX + "ssd", "80");
-    assertEquals(80, HdfsKeys.mediaDelayUs(conf, StorageType.SSD));
-    assertEquals(0, HdfsKeys.mediaDelayUs(conf, StorageType.ARCHIVE));
+    conf.set(FaultKeys.MEDIA_DELAY_US_PREFIX + "ssd", "80");
+    assertEquals(80, FaultKeys.mediaDelayUs(conf, StorageType.SSD));
+    assertEquals(0, FaultKeys.mediaDelayUs(conf, StorageType.ARCHIVE));
   }
 }

@@ -1,4 +1,4 @@
-package io.strata.hdfs.chooser;
+package io.strata.hdfs.faults;
 
 import static org.junit.Assert.assertEquals;
 

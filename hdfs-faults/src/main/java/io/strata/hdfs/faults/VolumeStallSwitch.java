@@ -1,6 +1,5 @@
-package io.strata.hdfs.chooser;
+package io.strata.hdfs.faults;
 
-import io.strata.hdfs.HdfsKeys;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -30,11 +29,11 @@ import org.slf4j.LoggerFactory;
  * to its {@code current/}), every file and metadata operation the DataNode starts on that volume
  * (block and checksum writes, reads, flushes, syncs, renames, deletes) first sleeps that long;
  * remove the file and the volume is fast again within a second. It is a DataNode plugin, off
- * unless named: {@code dfs.datanode.plugins = io.strata.hdfs.chooser.VolumeStallSwitch} (read
+ * unless named: {@code dfs.datanode.plugins = io.strata.hdfs.faults.VolumeStallSwitch} (read
  * at start; {@code bin/strata-cluster} names it for its DataNodes).
  *
  * <p>It also carries the in-process media emulation, off unless configured: a fixed delay per
- * operation for each storage type ({@link HdfsKeys#MEDIA_DELAY_US_PREFIX}, read at start), added
+ * operation for each storage type ({@link FaultKeys#MEDIA_DELAY_US_PREFIX}, read at start), added
  * to any stall. {@code bin/strata-cluster} sets it only where block-layer emulation is refused.
  *
  * <p>The delay goes where the in-process test helper {@code SlowVolumes} puts it: the DataNode's
@@ -78,7 +77,7 @@ public final class VolumeStallSwitch implements ServicePlugin {
     DataNode dn = (DataNode) service;
     Map<StorageType, Long> media = new EnumMap<>(StorageType.class);
     for (StorageType t : StorageType.values()) {
-      long us = HdfsKeys.mediaDelayUs(dn.getConf(), t);
+      long us = FaultKeys.mediaDelayUs(dn.getConf(), t);
       if (us > 0) {
         media.put(t, TimeUnit.MICROSECONDS.toNanos(us));
       }
@@ -86,7 +85,7 @@ public final class VolumeStallSwitch implements ServicePlugin {
     mediaNanos = media.isEmpty() ? Collections.emptyMap() : media;
     if (!media.isEmpty()) {
       LOG.info("In-process media emulation on ({}*): every file and metadata operation on a "
-        + "volume waits {} before it starts", HdfsKeys.MEDIA_DELAY_US_PREFIX, describe(media));
+        + "volume waits {} before it starts", FaultKeys.MEDIA_DELAY_US_PREFIX, describe(media));
     }
     io = dn.getFileIoProvider();
     Field f = hookField();
