@@ -58,7 +58,7 @@ public final class FaultCampaign {
     "reboot-host", "power-loss", "kill-meta-regionserver", "kill-regionservers",
     "rolling-restart-regionservers", "lose-regionserver", "region-storm",
     "flush-compaction-storm", "alter-under-load", "snapshot-clone-cold", "volume-full",
-    "volume-io-errors", "volume-stall");
+    "volume-io-errors", "volume-stall", "kill-satisfier-mid-move");
   /** The faults that are operations on the table under load ({@link AdminStorms}). */
   static final List<String> STORMS = List.of("region-storm", "flush-compaction-storm",
     "alter-under-load", "snapshot-clone-cold");
@@ -79,7 +79,8 @@ public final class FaultCampaign {
     Map.entry("lose-regionserver", "HBase"), Map.entry("region-storm", "HBase"),
     Map.entry("flush-compaction-storm", "Strata"), Map.entry("alter-under-load", "Strata"),
     Map.entry("snapshot-clone-cold", "Strata"), Map.entry("volume-full", "HDFS"),
-    Map.entry("volume-io-errors", "HDFS"), Map.entry("volume-stall", "Strata"));
+    Map.entry("volume-io-errors", "HDFS"), Map.entry("volume-stall", "Strata"),
+    Map.entry("kill-satisfier-mid-move", "Strata"));
   /** The WAL storage policy's key (upstream's). */
   static final String WAL_POLICY_KEY = "hbase.wal.storage.policy";
   /** The key that accepts every replica of a live WAL on the RAM tier (ALL_NVDIMM). */
@@ -437,7 +438,28 @@ public final class FaultCampaign {
     int faultAt = (int) load.elapsedS();
     double before = mean(load.ackedPerSecond(faultAt - loadBeforeS + 1, faultAt));
     String lost = null;
-    if (fault.equals("kill-regionservers")) {
+    SatisfierMidMove midMove = null;
+    if (fault.equals("kill-satisfier-mid-move")) {
+      // Killed while it moves: files written on DISK, their policy changed to COLD and handed to
+      // it, and the kill once some of their replicas, not all, are on ARCHIVE.
+      name = "satisfier";
+      midMove = new SatisfierMidMove(dfs, out);
+      observed.put("move_bytes", midMove.write());
+      midMove.ask();
+      double share = midMove.awaitMidMove(s.recoverS());
+      observed.put("caught_mid_move", share >= 0);
+      if (share >= 0) {
+        observed.put("moved_share_when_killed", share);
+      }
+      restartLog = new File(daemonLog(name));
+      restartLogFrom = restartLog.length();
+      cluster("kill", name);
+      observed.put("moved_share_after_kill", (double) midMove.archived()[0]
+        / Math.max(1, midMove.archived()[1]));
+      Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
+      restartNanos = System.nanoTime();
+      cluster("start", name);
+    } else if (fault.equals("kill-regionservers")) {
       // Every RegionServer at once (hbase-it's batch kill): no server left to take the regions
       // until they are back, so every region goes through WAL splitting.
       List<String> servers = regionServers();
@@ -573,6 +595,21 @@ public final class FaultCampaign {
       if (fault.equals("snapshot-clone-cold")) {
         settled &= observed.path("clone_verified").asBoolean();
       }
+    }
+    // The move cut short must end: every file on ARCHIVE at full replication, and intact.
+    if (midMove != null) {
+      double inPlace = midMove.awaitInPlace(s.placementS());
+      List<String> corrupted = midMove.corrupted();
+      if (inPlace >= 0) {
+        observed.put("moved_files_in_place_s", inPlace);
+      } else {
+        observed.put("moved_files_in_place_s", "not within " + s.placementS() + " s");
+      }
+      observed.put("moved_files_corrupted", corrupted.size());
+      corrupted.forEach(observed.withArray("moved_files_problems")::add);
+      settled &= observed.path("caught_mid_move").asBoolean() && inPlace >= 0
+        && corrupted.isEmpty();
+      midMove.delete();
     }
     // A volume fault must also have done what it is about (the NameNode saw the volume full;
     // the DataNode found the failed volume and the replicas were re-replicated).
