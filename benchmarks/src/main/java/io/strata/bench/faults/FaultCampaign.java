@@ -24,8 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -98,7 +96,7 @@ public final class FaultCampaign {
   /** How often slow-volume flushes the table while the volume is stalled. */
   private static final int STALL_FLUSH_S = 8;
 
-  private static final String HEADER = "Injects faults into the multi-process cluster under a "
+  static final String HEADER = "Injects faults into the multi-process cluster under a "
     + "load that records every acknowledged write, and reads it all back after each recovery.\n\n";
 
   private final File clusterScript;
@@ -132,99 +130,61 @@ public final class FaultCampaign {
     this.out = out;
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "dist-home", true, "the unpacked distribution (the launcher passes it)");
-    o.addOption(null, "dir", true, "the running cluster's directory (bin/strata-cluster --dir)");
-    o.addOption(null, "faults", true, "comma-separated faults (default: all): " + ALL);
-    o.addOption(null, "quick", false, "only " + QUICK);
-    o.addOption(null, "random", true, "N faults drawn at random (with repeats) from --faults or "
-      + "all that apply to this cluster, each after 5 to 20 s of load: the random schedule");
-    o.addOption(null, "seed", true, "seed of --random (default: the clock; the report names it)");
-    o.addOption(null, "threads", true, "writer threads (default 4)");
-    o.addOption(null, "wal-policy", true, "the WAL storage policy the cluster must run with "
-      + "(hbase.wal.storage.policy of its hbase-site; set by 'strata cluster up --wal-policy "
-      + "POLICY'): the run stops with an error when the cluster has another");
-    o.addOption(null, "json", true, "write results.json here");
-    o.addOption(null, "report", true, "write results.json, report.md and throughput.png (writes "
-      + "per second, faults shaded) into this directory");
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
-
   public static void main(String[] args) {
     CommandLines.runAndHalt("strata chaos", () -> run(args, System.out));
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("strata chaos", "strata chaos [--quick | --faults F,...] "
-        + "[--json FILE]  (against a cluster started with strata cluster up)", HEADER, options(),
-        args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    if (!cl.hasOption("dist-home") || !cl.hasOption("dir")) {
-      System.err.println("strata chaos: --dist-home and --dir are required");
-      return 2;
-    }
-    List<String> faults = cl.hasOption("quick") ? QUICK : cl.hasOption("faults")
-      ? Arrays.asList(cl.getOptionValue("faults").split(",")) : ALL;
-    for (String f : faults) {
-      if (!ALL.contains(f)) {
-        System.err.println("strata chaos: unknown fault '" + f + "'; one of " + ALL);
-        return 2;
-      }
-    }
+    return ChaosCommand.run(new ChaosCommand(), args, out, o -> campaign(o, args, out));
+  }
+
+  /** The campaign {@code o} asks for: 0 when every fault recovered with nothing lost. */
+  private static int campaign(ChaosCommand.Options o, String[] args, PrintStream out)
+    throws Exception {
     Settings base = Settings.quick();
-    Settings settings = new Settings((int) CommandLines.wholeNumber(cl, "threads", 4, 1),
-      base.baselineS(), base.downS(), base.recoverS(), base.placementS(), base.valueBytes(),
-      base.impatientTimeoutMs());
-    FaultCampaign c = new FaultCampaign(
-      new File(cl.getOptionValue("dist-home"), "bin/strata-cluster"),
-      new File(cl.getOptionValue("dir")), settings, out);
+    Settings settings = new Settings(o.threads(), base.baselineS(), base.downS(),
+      base.recoverS(), base.placementS(), base.valueBytes(), base.impatientTimeoutMs());
+    FaultCampaign c = new FaultCampaign(new File(o.distHome(), "bin/strata-cluster"), o.dir(),
+      settings, out);
     JsonNode clusterStatus = c.status();
     boolean netns = clusterStatus.path("netns").asBoolean(false);
-    if (cl.hasOption("wal-policy")) {
-      String want = cl.getOptionValue("wal-policy");
+    if (o.walPolicy() != null) {
       String has = walPolicy(new File(clusterStatus.path("conf").asText(), "hbase-site.xml"));
-      if (!want.equals(has)) {
-        System.err.println("strata chaos: --wal-policy " + want + " but the cluster's "
+      if (!o.walPolicy().equals(has)) {
+        System.err.println("strata chaos: --wal-policy " + o.walPolicy() + " but the cluster's "
           + WAL_POLICY_KEY + " is " + has + ": start it with 'strata cluster up --wal-policy "
-          + want + "'");
+          + o.walPolicy() + "'");
         return 2;
       }
     }
     Schedule schedule;
-    if (cl.hasOption("random")) {
-      List<String> pool = new ArrayList<>(cl.hasOption("faults") ? faults : ALL);
+    if (o.random() > 0) {
+      List<String> pool = new ArrayList<>(o.named() ? o.faults() : ALL);
       if (!netns) {
         pool.removeAll(NETNS_ONLY);
       }
-      long seed = cl.hasOption("seed") ? Long.parseLong(cl.getOptionValue("seed"))
-        : System.currentTimeMillis();
-      schedule = Schedule.random(pool, (int) CommandLines.wholeNumber(cl, "random", 5, 1), seed);
+      schedule = Schedule.random(pool, o.random(),
+        o.seed() != null ? o.seed() : System.currentTimeMillis());
     } else {
-      for (String f : faults) {
+      for (String f : o.faults()) {
         if (!netns && NETNS_ONLY.contains(f)) {
           System.err.println("strata chaos: fault '" + f + "' cuts a host off its network "
             + "namespace's bridge: it needs a cluster started with 'strata cluster up --netns'");
           return 2;
         }
       }
-      schedule = Schedule.fixed(faults, base.baselineS());
+      schedule = Schedule.fixed(o.faults(), base.baselineS());
     }
     ObjectNode results = c.run(schedule);
-    if (cl.hasOption("json")) {
-      JsonReports.write(new File(cl.getOptionValue("json")), results);
-      out.println("results written to " + cl.getOptionValue("json"));
+    if (o.json() != null) {
+      JsonReports.write(o.json(), results);
+      out.println("results written to " + o.json());
     }
-    if (cl.hasOption("report")) {
-      ChaosReport.write(new File(cl.getOptionValue("report")), results,
+    if (o.report() != null) {
+      ChaosReport.write(o.report(), results,
         "strata chaos " + String.join(" ", args).replaceAll("--(dist-home|dir) \\S+ ?", "")
           .trim());
-      out.println("report written to " + cl.getOptionValue("report") + "/report.md");
+      out.println("report written to " + o.report() + "/report.md");
     }
     return allRecovered(results) ? 0 : 1;
   }
