@@ -66,6 +66,25 @@ public class ClusterTemplatesTest {
     }
   }
 
+  /**
+   * The embedded cluster's and the upstream tests' placement keys ({@code strata-tiering-site.xml}
+   * of hbase-server) are the snippet's, value for value: the snippet may hold more (the hybrid
+   * RPC's), never another value.
+   */
+  @Test
+  public void theTieringSiteAgreesWithTheSnippet() throws Exception {
+    org.apache.hadoop.conf.Configuration tiering = new org.apache.hadoop.conf.Configuration(false);
+    tiering.addResource("strata-tiering-site.xml");
+    org.apache.hadoop.conf.Configuration snippet = new org.apache.hadoop.conf.Configuration(false);
+    snippet.addResource(new org.apache.hadoop.fs.Path(SNIPPETS.resolve("hbase-site.xml").toUri()));
+    int keys = 0;
+    for (java.util.Map.Entry<String, String> e : tiering) {
+      assertEquals("the snippet's " + e.getKey(), e.getValue(), snippet.get(e.getKey()));
+      keys++;
+    }
+    assertTrue("strata-tiering-site.xml not found or empty: " + keys, keys >= 5);
+  }
+
   @Test
   public void renderPutsEverySnippetKeyIntoTheSiteFiles() throws Exception {
     File home = tmp.newFolder("home");
