@@ -569,8 +569,12 @@ public final class FaultCampaign {
       }
       observed.put("moved_files_corrupted", corrupted.size());
       corrupted.forEach(observed.withArray("moved_files_problems")::add);
+      // The killed satisfier's marks: cleared by the restarted one, else the files are stranded.
+      List<String> marked = midMove.marksLeft(s.placementS());
+      observed.put("moved_files_still_marked", marked.size());
+      marked.forEach(observed.withArray("moved_files_problems")::add);
       settled &= observed.path("caught_mid_move").asBoolean() && inPlace >= 0
-        && corrupted.isEmpty();
+        && corrupted.isEmpty() && marked.isEmpty();
       midMove.delete();
     }
     // A volume fault must also have done what it is about (the NameNode saw the volume full;

@@ -143,6 +143,34 @@ final class SatisfierMidMove {
     return true;
   }
 
+  /**
+   * The files still marked as being satisfied ({@code system.hdfs.sps}) after {@code timeoutS}:
+   * a file is unmarked once the NameNode takes a new request for it, and refuses one ("already
+   * called for satisfying storage policy") while the mark of an earlier one stands. A mark that
+   * no satisfier clears strands the file: nothing can ask for its placement again.
+   */
+  List<String> marksLeft(int timeoutS) throws IOException, InterruptedException {
+    List<Path> left = new ArrayList<>(files);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
+    List<String> reasons = new ArrayList<>();
+    while (true) {
+      reasons.clear();
+      for (java.util.Iterator<Path> it = left.iterator(); it.hasNext();) {
+        Path p = it.next();
+        try {
+          dfs.satisfyStoragePolicy(p);
+          it.remove();
+        } catch (IOException e) {
+          reasons.add(p.getName() + ": " + e.getMessage());
+        }
+      }
+      if (left.isEmpty() || System.nanoTime() > deadline) {
+        return reasons;
+      }
+      Thread.sleep(2000);
+    }
+  }
+
   /** The files whose content differs from what was written (empty: all intact). */
   List<String> corrupted() throws IOException {
     List<String> bad = new ArrayList<>();
