@@ -1,6 +1,8 @@
-package io.strata.hbase.rdma;
+package io.strata.bench.verbs;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.strata.hbase.rdma.HybridRpcKeys;
+import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.metrics.Latencies;
 import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportConf;
@@ -28,7 +30,6 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.RpcClients;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.ipc.HybridRpcClient;
 import org.apache.hadoop.hbase.ipc.HybridRpcServer;
@@ -186,7 +187,7 @@ public final class HybridRpcLatency {
     if (!loopback) {
       requireDevice();
     }
-    Configuration serverConf = RpcTestSupport.verbsServer(MAX_MESSAGE);
+    Configuration serverConf = LocalFsHBase.verbsServer(MAX_MESSAGE);
     if (loopback) {
       serverConf.set(HybridRpcKeys.TRANSPORT, "loopback");
       serverConf.set(RdmaTransportKeys.LOOPBACK_DELIVERY,
@@ -194,7 +195,7 @@ public final class HybridRpcLatency {
     }
     boolean allOverEndpoint;
     long started = System.nanoTime();
-    try (MiniHBase cluster = MiniHBase.start("rpc-latency", serverConf);
+    try (LocalFsHBase cluster = LocalFsHBase.start("rpc-latency", serverConf);
       Connection netty = ConnectionFactory.createConnection(cluster.clientConf());
       Connection verbs = ConnectionFactory.createConnection(clientConf(cluster, loopback))) {
       HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
@@ -203,7 +204,7 @@ public final class HybridRpcLatency {
       System.out.printf(Locale.ROOT, "cluster up in %.0f s; RDMA endpoint on %s; eager threshold "
         + "%d B, message limit %d B%n", (System.nanoTime() - started) / 1e9, rpc.getRdmaAddress(),
         eager, MAX_MESSAGE);
-      RpcTestSupport.createTable(netty, TABLE);
+      LocalFsHBase.createTable(netty, TABLE);
       Connection[] paths = { netty, verbs };
       try (Table t = netty.getTable(TABLE)) {
         t.put(put(value(o.sizes[0])));
@@ -211,7 +212,7 @@ public final class HybridRpcLatency {
       try (Table t = verbs.getTable(TABLE)) {
         awaitEndpoint(t);
       }
-      HybridRpcClient client = (HybridRpcClient) RpcClients.of(verbs);
+      HybridRpcClient client = LocalFsHBase.rpcClient(verbs);
       for (Connection c : paths) {
         try (Table t = c.getTable(TABLE)) {
           sequential(t, value(o.sizes[0]), 10 * WARM_UP_CALLS, null, 0, null);
@@ -248,8 +249,8 @@ public final class HybridRpcLatency {
     }
   }
 
-  private static Configuration clientConf(MiniHBase cluster, boolean loopback) {
-    Configuration c = RpcTestSupport.verbsClient(cluster.clientConf(), MAX_MESSAGE);
+  private static Configuration clientConf(LocalFsHBase cluster, boolean loopback) {
+    Configuration c = LocalFsHBase.verbsClient(cluster.clientConf(), MAX_MESSAGE);
     if (loopback) {
       c.set(HybridRpcKeys.TRANSPORT, "loopback");
     }
@@ -406,7 +407,7 @@ public final class HybridRpcLatency {
     }
 
     TransportCounters now() {
-      return RoutedCallChecks.sum(client.endpointCounters());
+      return LocalFsHBase.sum(client.endpointCounters());
     }
 
     /** Adds the responses received since mark to the Gets'; returns the counters now. */
@@ -827,7 +828,7 @@ public final class HybridRpcLatency {
   }
 
   private static void checkValue(Result r, int bytes) {
-    byte[] v = r.getValue(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER);
+    byte[] v = r.getValue(LocalFsHBase.FAMILY, LocalFsHBase.QUALIFIER);
     if (v == null || v.length != bytes) {
       throw new IllegalStateException("the record's value has " + (v == null ? "no" : v.length)
         + " bytes, not " + bytes);
@@ -843,7 +844,7 @@ public final class HybridRpcLatency {
   }
 
   private static Put put(byte[] value) {
-    return new Put(RECORD).addColumn(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER, value);
+    return new Put(RECORD).addColumn(LocalFsHBase.FAMILY, LocalFsHBase.QUALIFIER, value);
   }
 
   private static byte[] value(int bytes) {

@@ -1,4 +1,4 @@
-package io.strata.rdma.verbs;
+package io.strata.bench.verbs;
 
 import io.strata.rdma.transport.MapTransportConf;
 import io.strata.rdma.transport.RdmaAcceptor;
@@ -6,6 +6,7 @@ import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
 import io.strata.rdma.transport.RdmaReceiver;
 import io.strata.rdma.transport.RdmaTransportKeys;
+import io.strata.rdma.verbs.VerbsTransport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
