@@ -12,6 +12,7 @@ import io.strata.bench.ycsb.YcsbRunner;
 import io.strata.bench.ycsb.YcsbBench;
 import io.strata.bench.ycsb.YcsbTable;
 import io.strata.bench.ycsb.YcsbWorkloads;
+import io.strata.bench.common.BenchCommand;
 import io.strata.cli.CommandLines;
 import io.strata.hbase.placement.PlacementScanner;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
@@ -35,14 +36,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code strata bench media}: the storage-media paper's eleven cases (its Table 1) on one
@@ -57,14 +58,17 @@ public final class MediaBench {
   private static final Logger LOG = LoggerFactory.getLogger(MediaBench.class);
   private static final String COMMAND = "strata bench media";
   private static final int DATANODES = 3;
+  /** {@link MediaCases#names()} as a constant, for the usage (MediaBenchCliTest holds them). */
+  static final String CASE_NAMES = "50G_RAM, 50G_SSD, 50G_HDD, 1T_SSD, 1T_HDD, 1T_RAM_SSD, "
+    + "1T_RAM_HDD, 1T_SSD_HDD, 1T_SSD_All_HDD, 1T_RAM_SSD_HDD, 1T_RAM_SSD_All_HDD";
   private static final String HEADER = "Runs the storage-media study's cases (its Table 1) on "
     + "one machine: HDFS with a RAM tier on tmpfs and emulated SSD and HDD volumes (the study's "
     + "device figures), a fresh HBase per case with the case's placement, and YCSB's load "
-    + "phase. Writes report.md, results.json and PNG plots to --out.\n\nCases: "
-    + MediaCases.names() + "\n\nSSD count (the study's Figures 4 and 5): --ssd-volumes 4,8 "
+    + "phase. Writes report.md, results.json and PNG plots to --out.%n%nCases: " + CASE_NAMES
+    + "%n%nSSD count (the study's Figures 4 and 5): --ssd-volumes 4,8 "
     + "runs 50G_SSD on 4 and on 8 SSD volumes per DataNode (cases 50G_4SSD, 50G_8SSD), each "
     + "without and with the study's disk-controller cap (1536 MB/s over a DataNode's SSDs; "
-    + "cases 50G_4SSD_cap1536, 50G_8SSD_cap1536) unless --controller-cap says otherwise.\n\n";
+    + "cases 50G_4SSD_cap1536, 50G_8SSD_cap1536) unless --controller-cap says otherwise.";
   /** A YCSB status line: {@code ... 10 sec: 12345 operations; 1234.5 current ops/sec; ...}. */
   private static final Pattern STATUS =
     Pattern.compile("(\\d+ sec: \\d+ operations;[^\\[]*)");
@@ -77,31 +81,60 @@ public final class MediaBench {
     File ramDir, boolean ramBacked) {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "cases", true,
-      "comma-separated case names (default: all eleven, in the study's order)");
-    o.addOption(null, "ssd-volumes", true,
-      "instead of --cases: the study's SSD-count cases, 50G_SSD on each of these numbers of SSD "
-      + "volumes per DataNode (1 to " + SsdSetup.MAX_VOLUMES + "), e.g. 4,8, run in that order; "
-      + "named 50G_NSSD");
-    o.addOption(null, "controller-cap", true,
-      "with --ssd-volumes: bandwidth shared by each DataNode's SSD volumes, a list of none, "
-      + "study (the study's SATA controllers, " + SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND
-        / 1_000_000 + " MB/s) or MB/s; every count runs under every cap, capped cases named "
-      + "50G_NSSD_capMB (default: none,study)");
-    o.addOption(null, "warmup", false,
-      "load the first case once more before it, unrecorded, so that no measured case pays for "
-      + "this JVM's warm-up (the first case of a run is otherwise the slowest; default: off)");
-    o.addOption(null, "scale", true, "quick (default, about a minute per case) or full");
-    o.addOption(null, "out", true,
-      "report directory (default $STRATA_WORK/bench/media/report-SCALE)");
-    o.addOption(null, "work-dir", true,
-      "cluster data, wiped at start (default $STRATA_WORK/bench/media/work)");
-    o.addOption(null, "ram-dir", true,
-      "RAM tier directory (default /dev/shm/strata-USER-ID; must be tmpfs for the RAM medium)");
-    o.addOption("h", "help", false, "this text");
-    return o;
+  /** The command line: picocli's options, turned into {@link Options}. */
+  @Command(name = COMMAND, sortOptions = false, description = HEADER)
+  static final class Cli extends BenchCommand<Options> {
+    @Option(names = "--cases", paramLabel = "A,B",
+      description = "comma-separated case names (default: all eleven, in the study's order)")
+    String cases;
+    @Option(names = "--ssd-volumes", paramLabel = "N,N",
+      description = "instead of --cases: the study's SSD-count cases, 50G_SSD on each of these "
+        + "numbers of SSD volumes per DataNode (1 to " + SsdSetup.MAX_VOLUMES + "), e.g. 4,8, "
+        + "run in that order; named 50G_NSSD")
+    String ssdVolumes;
+    @Option(names = "--controller-cap", paramLabel = "CAPS",
+      description = "with --ssd-volumes: bandwidth shared by each DataNode's SSD volumes, a "
+        + "list of none, study (the study's SATA controllers, "
+        + SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND / 1_000_000 + " MB/s) or MB/s; every "
+        + "count runs under every cap, capped cases named 50G_NSSD_capMB (default: none,study)")
+    String controllerCap;
+    @Option(names = "--warmup",
+      description = "load the first case once more before it, unrecorded, so that no measured "
+        + "case pays for this JVM's warm-up (the first case of a run is otherwise the slowest; "
+        + "default: off)")
+    boolean warmup;
+    @Option(names = "--scale", paramLabel = "quick|full", defaultValue = "quick",
+      description = "quick (default, about a minute per case) or full")
+    String scale;
+    @Option(names = "--out", paramLabel = "DIR",
+      description = "report directory (default $STRATA_WORK/bench/media/report-SCALE)")
+    File out;
+    @Option(names = "--work-dir", paramLabel = "DIR",
+      description = "cluster data, wiped at start (default $STRATA_WORK/bench/media/work)")
+    File workDir;
+    @Option(names = "--ram-dir", paramLabel = "DIR",
+      description = "RAM tier directory (default /dev/shm/strata-USER-ID; must be tmpfs for the "
+        + "RAM medium)")
+    File ramDir;
+
+    @Override
+    protected Options settings() {
+      MediaScale s;
+      try {
+        s = MediaScale.parse(scale);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--scale: " + e.getMessage(), e);
+      }
+      File base = CommandLines.workDir("bench/media");
+      return new Options(s, cases(cases, ssdVolumes, controllerCap),
+        out != null ? out : new File(base, "report-" + s.optionName()),
+        workDir != null ? workDir : new File(base, "work"), ramDir, warmup);
+    }
+  }
+
+  /** What the command line asks for; {@code ramDir} null: the cluster's default. */
+  record Options(MediaScale scale, List<MediaCase> cases, File out, File workDir, File ramDir,
+    boolean warmup) {
   }
 
   public static void main(String[] args) {
@@ -109,33 +142,13 @@ public final class MediaBench {
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse(COMMAND, COMMAND + " [--cases A,B | --ssd-volumes 4,8 "
-        + "[--controller-cap none,study]] [--warmup] [--scale quick|full] [--out DIR]", HEADER,
-        options(),
-        args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    MediaScale scale;
-    List<MediaCase> cases;
-    try {
-      scale = MediaScale.parse(cl.getOptionValue("scale", "quick"));
-      cases = cases(cl);
-    } catch (IllegalArgumentException e) {
-      System.err.println(COMMAND + ": " + e.getMessage());
-      return 2;
-    }
-    File base = CommandLines.workDir("bench/media");
-    File outDir = new File(cl.getOptionValue("out",
-      new File(base, "report-" + scale.optionName()).getPath()));
-    LocalClusterConfig config = new LocalClusterConfig()
-      .workDir(new File(cl.getOptionValue("work-dir", new File(base, "work").getPath())));
-    if (cl.hasOption("ram-dir")) {
-      config.ramDir(new File(cl.getOptionValue("ram-dir")));
-    }
-    return run(config, scale, cases, outDir, cl.hasOption("warmup"), out);
+    return BenchCommand.run(new Cli(), args, out, o -> {
+      LocalClusterConfig config = new LocalClusterConfig().workDir(o.workDir());
+      if (o.ramDir() != null) {
+        config.ramDir(o.ramDir());
+      }
+      return run(config, o.scale(), o.cases(), o.out(), o.warmup(), out);
+    });
   }
 
   /**
@@ -153,21 +166,21 @@ public final class MediaBench {
    *
    * @throws IllegalArgumentException for a bad value or options that do not go together
    */
-  static List<MediaCase> cases(CommandLine cl) {
-    if (cl.hasOption("ssd-volumes")) {
-      if (cl.hasOption("cases")) {
+  static List<MediaCase> cases(String cases, String ssdVolumes, String controllerCap) {
+    if (ssdVolumes != null) {
+      if (cases != null) {
         throw new IllegalArgumentException("--ssd-volumes runs its own cases (50G_SSD on each "
           + "SSD count); drop --cases, or run the two separately");
       }
-      List<Integer> volumes = SsdSetup.parseVolumes(cl.getOptionValue("ssd-volumes"));
-      List<Long> caps = SsdSetup.parseCaps(cl.getOptionValue("controller-cap", "none,study"));
+      List<Integer> volumes = SsdSetup.parseVolumes(ssdVolumes);
+      List<Long> caps = SsdSetup.parseCaps(controllerCap != null ? controllerCap : "none,study");
       return MediaCases.ssdScaling(volumes, caps);
     }
-    if (cl.hasOption("controller-cap")) {
+    if (controllerCap != null) {
       throw new IllegalArgumentException("--controller-cap applies to the SSD-count cases: add "
         + "--ssd-volumes (e.g. 4,8); the other cases have one SSD volume per DataNode");
     }
-    return cl.hasOption("cases") ? MediaCases.parse(cl.getOptionValue("cases")) : MediaCases.ALL;
+    return cases != null ? MediaCases.parse(cases) : MediaCases.ALL;
   }
 
   /**

@@ -2,6 +2,8 @@ package io.strata.bench.pcm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchCommand;
+import io.strata.bench.common.BenchOptions;
 import io.strata.cli.CommandLines;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.ycsb.YcsbTable;
@@ -34,8 +36,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -45,6 +45,9 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code strata bench pcm}: the PCM paper's evaluation on a cluster of three RegionServers and
@@ -77,28 +80,60 @@ public final class PcmBench {
   static final long PAPER_NODE_RAM = 8L << 30;
   static final List<String> PARTS = List.of("table3", "workloads", "adaptation",
     "classification");
-  private static final String USAGE = COMMAND + " [--scale quick|full] [--parts P,...] "
-    + "[--json FILE] [--out DIR] [--monitor-ms MS]";
+  private static final String PARTS_LIST = "table3, workloads, adaptation, classification";
   private static final String HEADER = "Runs the PCM paper's evaluation on 3 RegionServers in "
     + "this JVM: Table III's bulk-load steps, PCM vs default per workload (Fig. 5), an adaptation "
     + "from bulk load to read-mostly under the watch loop, and the classification of YCSB's core "
-    + "mixes. Writes report.md, results.json and PNG plots to --out.\n\nParts: "
-    + String.join(", ", PARTS) + "\n\n";
+    + "mixes. Writes report.md, results.json and PNG plots to --out. Parts: " + PARTS_LIST
+    + ".";
 
   private PcmBench() {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "scale", true, "quick (default, about 15 minutes) or full");
-    o.addOption(null, "parts", true, "comma-separated parts to run (default: all)");
-    o.addOption(null, "json", true, "also write the results JSON to this file");
-    o.addOption(null, "out", true, "report directory (default $STRATA_WORK/bench/pcm/report-SCALE)");
-    BenchMonitor.addOption(o, true);
-    o.addOption(null, "work-dir", true,
-      "cluster data, wiped at start (default $STRATA_WORK/bench/pcm/work)");
-    o.addOption("h", "help", false, "this text");
-    return o;
+  /** The command line: picocli's options, turned into {@link Settings}. */
+  @Command(name = COMMAND, sortOptions = false, description = HEADER)
+  static final class Cli extends BenchCommand<Settings> {
+    @Option(names = "--scale", paramLabel = "quick|full", defaultValue = "quick",
+      description = "quick (default, about 15 minutes) or full")
+    String scale;
+    @Option(names = "--parts", paramLabel = "P,P",
+      description = "comma-separated parts to run, of " + PARTS_LIST + " (default: all)")
+    String parts;
+    @Mixin
+    BenchOptions.JsonFile json;
+    @Option(names = "--out", paramLabel = "DIR",
+      description = "report directory (default $STRATA_WORK/bench/pcm/report-SCALE)")
+    File out;
+    @Mixin
+    BenchOptions.Monitoring monitoring;
+    @Option(names = "--work-dir", paramLabel = "DIR",
+      description = "cluster data, wiped at start (default $STRATA_WORK/bench/pcm/work)")
+    File workDir;
+
+    @Override
+    protected Settings settings() {
+      PcmScale s;
+      Set<String> chosen;
+      try {
+        s = PcmScale.parse(scale);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--scale: " + e.getMessage(), e);
+      }
+      try {
+        chosen = parseParts(parts != null ? parts : String.join(",", PARTS));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--parts: " + e.getMessage(), e);
+      }
+      File base = CommandLines.workDir("bench/pcm");
+      return new Settings(s, chosen, out != null ? out : new File(base, "report-"
+        + s.optionName()), workDir != null ? workDir : new File(base, "work"), json.file(),
+        monitoring.intervalMs());
+    }
+  }
+
+  /** What one run does. */
+  record Settings(PcmScale scale, Set<String> parts, File out, File workDir, File json,
+    long monitorMs) {
   }
 
   public static void main(String[] args) {
@@ -106,30 +141,8 @@ public final class PcmBench {
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse(COMMAND, USAGE, HEADER, options(), args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    PcmScale scale;
-    Set<String> parts;
-    long monitorMs;
-    try {
-      scale = PcmScale.parse(cl.getOptionValue("scale", "quick"));
-      parts = parseParts(cl.getOptionValue("parts", String.join(",", PARTS)));
-      monitorMs = BenchMonitor.intervalMs(cl);
-    } catch (IllegalArgumentException e) {
-      System.err.println(COMMAND + ": " + e.getMessage());
-      return 2;
-    }
-    File base = CommandLines.workDir("bench/pcm");
-    File outDir = new File(cl.getOptionValue("out",
-      new File(base, "report-" + scale.optionName()).getPath()));
-    LocalClusterConfig config = new LocalClusterConfig()
-      .workDir(new File(cl.getOptionValue("work-dir", new File(base, "work").getPath())));
-    File json = cl.hasOption("json") ? new File(cl.getOptionValue("json")) : null;
-    return run(config, scale, parts, outDir, json, monitorMs, out);
+    return BenchCommand.run(new Cli(), args, out, s -> run(new LocalClusterConfig()
+      .workDir(s.workDir()), s.scale(), s.parts(), s.out(), s.json(), s.monitorMs(), out));
   }
 
   /** The parts named in {@code list}, each checked. */

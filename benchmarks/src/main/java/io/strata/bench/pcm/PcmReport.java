@@ -1,5 +1,6 @@
 package io.strata.bench.pcm;
 
+import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.Charts;
 import io.strata.bench.monitor.BenchMonitor;
 import java.awt.Color;
@@ -187,7 +188,7 @@ final class PcmReport {
       sb.append("![").append(p).append("](").append(p).append(")\n\n");
     }
     if (r.monitoring != null) {
-      sb.append(BenchMonitor.markdown(r.toJson()));
+      sb.append(BenchMonitor.markdown(BenchJson.tree(PcmResult.of(r))));
     }
     if (!r.failed.isEmpty()) {
       sb.append("## Failed parts\n\n");
