@@ -1,6 +1,7 @@
 package io.strata.bench.verbs;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.strata.bench.common.BenchJson;
 import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.metrics.Latencies;
@@ -11,7 +12,6 @@ import io.strata.rdma.transport.TransportUnavailableException;
 import io.strata.rdma.verbs.VerbsTransport;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -752,67 +752,48 @@ public final class HybridRpcLatency {
     Path file = Paths.get(o.json).toAbsolutePath();
     Files.createDirectories(file.getParent());
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.write(tmp, json(sizes, threads, eager, allOver, complete, o)
-      .getBytes(StandardCharsets.UTF_8));
+    BenchJson.write(tmp.toFile(), result(sizes, threads, eager, allOver, complete, o));
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private static String json(List<SizeRow> sizes, List<ThreadRow> threads, int eager,
-    boolean allOver, boolean complete, Options o) {
-    StringBuilder b = new StringBuilder();
-    b.append("{\n  \"transport\": \"" + o.transport + "\",\n");
-    b.append("  \"complete\": " + complete + ",\n");
-    b.append(String.format(Locale.ROOT, "  \"eager_threshold_bytes\": %d,\n"
-      + "  \"max_message_bytes\": %d,\n  \"calls_per_size_and_path\": %d,\n  \"rounds\": %d,\n"
-      + "  \"thread_value_bytes\": %d,\n  \"warmup_ms\": %d,\n  \"measure_ms\": %d,\n"
-      + "  \"processors\": %d,\n  \"all_over_endpoint\": %b,\n", eager, MAX_MESSAGE,
-      o.calls * o.rounds, o.rounds, o.threadBytes, o.warmupMs, o.measureMs,
-      Runtime.getRuntime().availableProcessors(), allOver));
-    b.append("  \"sizes\": [");
-    for (int i = 0; i < sizes.size(); i++) {
-      SizeRow r = sizes.get(i);
-      b.append(i == 0 ? "\n" : ",\n");
-      b.append(String.format(Locale.ROOT, "    {\"bytes\": %d,\n", r.bytes));
+  private static HybridRpcResult result(List<SizeRow> sizes, List<ThreadRow> threads,
+    int eager, boolean allOver, boolean complete, Options o) {
+    List<HybridRpcResult.Size> sizeRows = new ArrayList<>();
+    for (SizeRow r : sizes) {
+      HybridRpcResult.SizePath[] paths = new HybridRpcResult.SizePath[PATHS.length];
       for (int p = 0; p < PATHS.length; p++) {
-        b.append(String.format(Locale.ROOT, "     \"%s\": {\"get_us_p50\": %.1f, "
-          + "\"get_us_p99\": %.1f, \"put_us_p50\": %.1f, \"put_us_p99\": %.1f, \"gets\": %d, "
-          + "\"puts\": %d", PATHS[p], r.us(p, 0, 50), r.us(p, 0, 99), r.us(p, 1, 50),
-          r.us(p, 1, 99), r.calls, r.calls));
-        if (p == 1) {
-          b.append(String.format(Locale.ROOT, ", \"gets_over_endpoint\": %d, "
-            + "\"puts_over_endpoint\": %d, \"get_response_bytes\": %d, \"get_response_path\": "
-            + "\"%s\", \"put_request_bytes\": %d, \"put_request_path\": \"%s\"",
-            r.counts.gets(), r.counts.puts(), r.getResponseBytes(),
-            path(r.getResponseBytes(), eager), r.putRequestBytes(),
-            path(r.putRequestBytes(), eager)));
-        }
-        b.append(p == 0 ? "},\n" : "}}");
+        boolean endpoint = p == 1;
+        paths[p] = new HybridRpcResult.SizePath(HybridRpcResult.tenth(r.us(p, 0, 50)),
+          HybridRpcResult.tenth(r.us(p, 0, 99)), HybridRpcResult.tenth(r.us(p, 1, 50)),
+          HybridRpcResult.tenth(r.us(p, 1, 99)), r.calls, r.calls,
+          endpoint ? r.counts.gets() : null, endpoint ? r.counts.puts() : null,
+          endpoint ? r.getResponseBytes() : null,
+          endpoint ? path(r.getResponseBytes(), eager) : null,
+          endpoint ? r.putRequestBytes() : null,
+          endpoint ? path(r.putRequestBytes(), eager) : null);
       }
+      sizeRows.add(new HybridRpcResult.Size(r.bytes, paths[0], paths[1]));
     }
-    b.append("\n  ],\n  \"threads\": [");
-    for (int i = 0; i < threads.size(); i++) {
-      ThreadRow r = threads.get(i);
-      b.append(i == 0 ? "\n" : ",\n");
-      b.append(String.format(Locale.ROOT, "    {\"threads\": %d,\n", r.threads));
+    List<HybridRpcResult.Threads> threadRows = new ArrayList<>();
+    for (ThreadRow r : threads) {
+      HybridRpcResult.ThreadPath[] paths = new HybridRpcResult.ThreadPath[PATHS.length];
       for (int p = 0; p < PATHS.length; p++) {
+        boolean endpoint = p == 1;
         Window g = r.windows[p][0];
         Window w = r.windows[p][1];
-        b.append(String.format(Locale.ROOT, "     \"%s\": {\"get_ops_per_s\": %.1f, "
-          + "\"get_us_mean\": %.1f, \"get_us_p99\": %.1f, \"cpu_us_per_get\": %.1f, "
-          + "\"put_ops_per_s\": %.1f, \"put_us_mean\": %.1f, \"put_us_p99\": %.1f, "
-          + "\"cpu_us_per_put\": %.1f, \"gets\": %d, \"puts\": %d", PATHS[p], g.opsPerS(),
-          g.meanUs(), g.p99Us(), g.cpuUsPerOp(), w.opsPerS(), w.meanUs(), w.p99Us(),
-          w.cpuUsPerOp(), g.latencies.length, w.latencies.length));
-        if (p == 1) {
-          b.append(String.format(Locale.ROOT, ", \"get_calls\": %d, \"put_calls\": %d, "
-            + "\"gets_over_endpoint\": %d, \"puts_over_endpoint\": %d", g.calls, w.calls,
-            r.counts.gets(), r.counts.puts()));
-        }
-        b.append(p == 0 ? "},\n" : "}}");
+        paths[p] = new HybridRpcResult.ThreadPath(HybridRpcResult.tenth(g.opsPerS()),
+          HybridRpcResult.tenth(g.meanUs()), HybridRpcResult.tenth(g.p99Us()),
+          HybridRpcResult.tenth(g.cpuUsPerOp()), HybridRpcResult.tenth(w.opsPerS()),
+          HybridRpcResult.tenth(w.meanUs()), HybridRpcResult.tenth(w.p99Us()),
+          HybridRpcResult.tenth(w.cpuUsPerOp()), g.latencies.length, w.latencies.length,
+          endpoint ? g.calls : null, endpoint ? w.calls : null,
+          endpoint ? r.counts.gets() : null, endpoint ? r.counts.puts() : null);
       }
+      threadRows.add(new HybridRpcResult.Threads(r.threads, paths[0], paths[1]));
     }
-    b.append("\n  ]\n}\n");
-    return b.toString();
+    return new HybridRpcResult(o.transport, complete, eager, MAX_MESSAGE, o.calls * o.rounds,
+      o.rounds, o.threadBytes, o.warmupMs, o.measureMs,
+      Runtime.getRuntime().availableProcessors(), allOver, sizeRows, threadRows);
   }
 
   // ---------------------------------------------------------------------------------------
