@@ -285,9 +285,9 @@ final class MediaReport {
         v(m, "cpu_user_pct"), v(m, "cpu_system_pct"), v(m, "cpu_iowait_pct"),
         v(m, "memstore_mb"), v(m, "memstore_mb_max"), v(m, "flush_queue"),
         v(m, "compaction_queue"), v(m, "gc_ms_total"),
-        v(m, "updates_blocked_ms") * s / (MediaBench.MONITOR_MS / 1000.0)));
+        v(m, "updates_blocked_ms") * s / (MediaCaseRun.MONITOR_MS / 1000.0)));
     }
-    sb.append("\nMeans over each case's load, sampled every ").append(MediaBench.MONITOR_MS)
+    sb.append("\nMeans over each case's load, sampled every ").append(MediaCaseRun.MONITOR_MS)
       .append(" ms: the media's MB/s are the bytes the DataNodes wrote to them (all replicas) "
         + "over the load time; the machine's disk, loopback traffic (the one-JVM cluster's "
         + "RPC and DataNode pipelines: the study's network columns) and CPU shares from /proc, "
