@@ -3,6 +3,7 @@ package io.strata.bench.pcm;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchCommand;
+import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
 import io.strata.cli.CommandLines;
 import io.strata.bench.monitor.BenchMonitor;
@@ -194,12 +195,13 @@ public final class PcmBench {
       }
     }
     results.seconds((System.nanoTime() - started) / 1e9);
-    List<File> written = new PcmReport(results).write(outDir);
+    PcmResult result = PcmResult.of(results);
+    List<File> written = new PcmReport(result, scale).write(outDir);
     if (json != null) {
-      results.writeJson(json);
+      BenchJson.write(json, result);
       written.add(json);
     }
-    out.printf(Locale.ROOT, "%n%s%n[pcm] done in %.1f s%n", results.summary(),
+    out.printf(Locale.ROOT, "%n%s%n[pcm] done in %.1f s%n", PcmReport.summary(result),
       (System.nanoTime() - started) / 1e9);
     for (File f : written) {
       out.println("[pcm] wrote " + f);

@@ -1,20 +1,16 @@
 package io.strata.bench.pcm;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.strata.bench.common.BenchJson;
 import io.strata.pcm.WorkloadClass;
-import java.io.File;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * What a {@code strata bench pcm} run measured, beside the paper's figures, as the run gathers
- * it; {@link PcmResult} is its {@code results.json}. Not thread-safe: the run fills it from one
- * thread.
+ * it; {@link PcmResult} is its {@code results.json}, from which {@link PcmReport} renders the
+ * report and the console summary. Not thread-safe: the run fills it from one thread.
  */
 final class PcmResults {
   /** Fig. 5's speed-ups of PCM over the default for 1, 10 and 100 million records. */
@@ -137,41 +133,5 @@ final class PcmResults {
   /** The second phase's switch time, NaN when it did not switch. */
   double switchSeconds() {
     return phases == null || phases.size() < 2 ? Double.NaN : phases.get(1).switchS();
-  }
-
-  void writeJson(File f) throws IOException {
-    BenchJson.write(f, PcmResult.of(this));
-  }
-
-  /** The console summary. */
-  String summary() {
-    StringBuilder sb = new StringBuilder();
-    if (!table3.isEmpty()) {
-      sb.append(String.format(Locale.ROOT, "Table III (bulk load of %,d records):%n",
-        scale.bulkRecords()));
-      for (Step s : table3InOrder()) {
-        sb.append(String.format(Locale.ROOT, "  %-4s %-22s %,10.0f ops/s  %5.2fx  (paper %.1fx)%n",
-          s.step().step(), s.step().config(), s.opsPerSec(), speedup(s),
-          s.step().paperSpeedup()));
-      }
-    }
-    for (Map.Entry<String, Map<Long, Workload>> e : workloads.entrySet()) {
-      for (Map.Entry<Long, Workload> d : e.getValue().entrySet()) {
-        sb.append(String.format(Locale.ROOT, "  %-9s %,9d records: default %,8.0f, PCM %,8.0f "
-          + "ops/s: %5.2fx%n", e.getKey(), d.getKey(), d.getValue().defaultOps,
-          d.getValue().pcmOps, d.getValue().speedup()));
-      }
-    }
-    if (!classification.isEmpty()) {
-      sb.append(String.format(Locale.ROOT, "Classification: %d of %d correct%n", correct(),
-        classification.size()));
-    }
-    if (phases != null) {
-      sb.append(String.format(Locale.ROOT, "Adaptation: switch after %.1f s; second phase PCM "
-        + "%,.0f, default %,.0f, first policy kept %,.0f ops/s%n", switchSeconds(), adaptPcmOps,
-        adaptDefaultOps, adaptKeptOps));
-    }
-    failed.forEach((k, v) -> sb.append("FAILED ").append(k).append(": ").append(v).append('\n'));
-    return sb.toString();
   }
 }
