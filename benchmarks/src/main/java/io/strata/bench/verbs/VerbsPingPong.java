@@ -1,11 +1,13 @@
-package io.strata.rdma.verbs;
+package io.strata.bench.verbs;
 
+import io.strata.metrics.Latencies;
 import io.strata.rdma.transport.MapTransportConf;
 import io.strata.rdma.transport.RdmaAcceptor;
 import io.strata.rdma.transport.RdmaEndpoint;
 import io.strata.rdma.transport.RdmaListener;
 import io.strata.rdma.transport.RdmaReceiver;
 import io.strata.rdma.transport.RdmaTransportKeys;
+import io.strata.rdma.verbs.VerbsTransport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -65,14 +67,13 @@ public final class VerbsPingPong {
               for (String mode : new String[] {"callback", "thread"}) {
                 int n = size > 8192 ? Math.max(10, iters / 4) : iters;
                 c.run(size, n / 10 + 1, mode); // warm-up
-                double[] rtt = c.run(size, n, mode);
-                double sum = 0;
-                for (double v : rtt) {
-                  sum += v;
+                Latencies nanos = new Latencies();
+                for (double us : c.run(size, n, mode)) {
+                  nanos.record(Math.round(us * 1000));
                 }
-                Arrays.sort(rtt);
                 System.out.printf("%-8d %-6s %-9s %8d %8d %10.1f %10.1f %10.1f%n", size, path,
-                    mode, spin, n, sum / n, rtt[n / 2], rtt[(int) (n * 0.99)]);
+                    mode, spin, n, nanos.mean() / 1000, nanos.percentile(50) / 1000.0,
+                    nanos.percentile(99) / 1000.0);
               }
             }
           }

@@ -1,6 +1,8 @@
-package io.strata.hbase.rdma;
+package io.strata.bench.verbs;
 
-import com.sun.management.OperatingSystemMXBean;
+import io.strata.bench.common.BenchJson;
+import io.strata.hbase.rdma.HybridRpcKeys;
+import io.strata.hbase.rdma.RdmaRpcMetrics;
 import io.strata.metrics.Latencies;
 import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportConf;
@@ -8,8 +10,6 @@ import io.strata.rdma.transport.TransportCounters;
 import io.strata.rdma.transport.TransportUnavailableException;
 import io.strata.rdma.verbs.VerbsTransport;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -18,9 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -28,7 +25,6 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.RpcClients;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.ipc.HybridRpcClient;
 import org.apache.hadoop.hbase.ipc.HybridRpcServer;
@@ -51,7 +47,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * operation (client and server share the process, so it is the whole call's CPU, background
  * threads included).</li>
  * </ul>
- * Prints a table and, with {@code --json FILE}, writes the figures as JSON. Exits 1 unless every
+ * Prints a table and, with {@code --json FILE}, writes the figures as JSON ({@link
+ * HybridRpcResult}); the thread-count sweep is {@link ThreadSweep}. Exits 1 unless every
  * endpoint-path call was counted as sent over the endpoint, 2 on bad arguments.
  *
  * <p>Thread-safety: a program, not a library; {@link #main} runs the sweeps on its thread. The
@@ -60,8 +57,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * them.
  */
 public final class HybridRpcLatency {
-  private static final TableName TABLE = TableName.valueOf("latency");
-  private static final byte[] RECORD = Bytes.toBytes("record");
+  static final TableName TABLE = TableName.valueOf("latency");
+  static final byte[] RECORD = Bytes.toBytes("record");
   private static final String[] PATHS = { "netty", "rdma" };
   /** Unmeasured calls per path and operation before each size's, and 10x before the first. */
   private static final int WARM_UP_CALLS = 20;
@@ -186,7 +183,7 @@ public final class HybridRpcLatency {
     if (!loopback) {
       requireDevice();
     }
-    Configuration serverConf = RpcTestSupport.verbsServer(MAX_MESSAGE);
+    Configuration serverConf = LocalFsHBase.verbsServer(MAX_MESSAGE);
     if (loopback) {
       serverConf.set(HybridRpcKeys.TRANSPORT, "loopback");
       serverConf.set(RdmaTransportKeys.LOOPBACK_DELIVERY,
@@ -194,7 +191,7 @@ public final class HybridRpcLatency {
     }
     boolean allOverEndpoint;
     long started = System.nanoTime();
-    try (MiniHBase cluster = MiniHBase.start("rpc-latency", serverConf);
+    try (LocalFsHBase cluster = LocalFsHBase.start("rpc-latency", serverConf);
       Connection netty = ConnectionFactory.createConnection(cluster.clientConf());
       Connection verbs = ConnectionFactory.createConnection(clientConf(cluster, loopback))) {
       HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
@@ -203,7 +200,7 @@ public final class HybridRpcLatency {
       System.out.printf(Locale.ROOT, "cluster up in %.0f s; RDMA endpoint on %s; eager threshold "
         + "%d B, message limit %d B%n", (System.nanoTime() - started) / 1e9, rpc.getRdmaAddress(),
         eager, MAX_MESSAGE);
-      RpcTestSupport.createTable(netty, TABLE);
+      LocalFsHBase.createTable(netty, TABLE);
       Connection[] paths = { netty, verbs };
       try (Table t = netty.getTable(TABLE)) {
         t.put(put(value(o.sizes[0])));
@@ -211,7 +208,7 @@ public final class HybridRpcLatency {
       try (Table t = verbs.getTable(TABLE)) {
         awaitEndpoint(t);
       }
-      HybridRpcClient client = (HybridRpcClient) RpcClients.of(verbs);
+      HybridRpcClient client = LocalFsHBase.rpcClient(verbs);
       for (Connection c : paths) {
         try (Table t = c.getTable(TABLE)) {
           sequential(t, value(o.sizes[0]), 10 * WARM_UP_CALLS, null, 0, null);
@@ -219,7 +216,7 @@ public final class HybridRpcLatency {
       }
 
       List<SizeRow> sizes = new ArrayList<>();
-      List<ThreadRow> threads = new ArrayList<>();
+      List<ThreadSweep.ThreadRow> threads = new ArrayList<>();
       for (int size : o.sizes) {
         SizeRow row = sizeRow(paths, client, size, o);
         sizes.add(row);
@@ -227,7 +224,7 @@ public final class HybridRpcLatency {
         writeJson(sizes, threads, eager, false, o);
       }
       for (int i = 0; i < o.threads.length; i++) {
-        ThreadRow row = threadRow(paths, o.threads[i], i, o);
+        ThreadSweep.ThreadRow row = ThreadSweep.row(paths, o.threads[i], i, o);
         threads.add(row);
         System.out.println(row.line());
         writeJson(sizes, threads, eager, false, o);
@@ -235,7 +232,7 @@ public final class HybridRpcLatency {
 
       printTables(sizes, threads, eager, o);
       allOverEndpoint = sizes.stream().allMatch(SizeRow::allOverEndpoint)
-        && threads.stream().allMatch(ThreadRow::allOverEndpoint);
+        && threads.stream().allMatch(ThreadSweep.ThreadRow::allOverEndpoint);
       if (o.json != null) {
         writeJson(sizes, threads, eager, true, o);
         System.out.println("JSON written to " + Paths.get(o.json).toAbsolutePath());
@@ -248,8 +245,8 @@ public final class HybridRpcLatency {
     }
   }
 
-  private static Configuration clientConf(MiniHBase cluster, boolean loopback) {
-    Configuration c = RpcTestSupport.verbsClient(cluster.clientConf(), MAX_MESSAGE);
+  private static Configuration clientConf(LocalFsHBase cluster, boolean loopback) {
+    Configuration c = LocalFsHBase.verbsClient(cluster.clientConf(), MAX_MESSAGE);
     if (loopback) {
       c.set(HybridRpcKeys.TRANSPORT, "loopback");
     }
@@ -406,7 +403,7 @@ public final class HybridRpcLatency {
     }
 
     TransportCounters now() {
-      return RoutedCallChecks.sum(client.endpointCounters());
+      return LocalFsHBase.sum(client.endpointCounters());
     }
 
     /** Adds the responses received since mark to the Gets'; returns the counters now. */
@@ -422,217 +419,6 @@ public final class HybridRpcLatency {
       TransportCounters now = now();
       putRequests += now.messagesSent() - mark.messagesSent();
       putRequestBytes += now.bytesSent() - mark.bytesSent();
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------
-  // per client thread count
-
-  /** One client thread count: per path and operation, what the threads did in the window. */
-  static final class ThreadRow {
-    final int threads;
-    /** [path][0 get, 1 put]. */
-    final Window[][] windows;
-    final Counts counts;
-
-    ThreadRow(int threads, Window[][] windows, Counts counts) {
-      this.threads = threads;
-      this.windows = windows;
-      this.counts = counts;
-    }
-
-    boolean allOverEndpoint() {
-      return counts.allOver(windows[1][0].calls, windows[1][1].calls);
-    }
-
-    String line() {
-      return String.format(Locale.ROOT, "threads %3d: get ops/s netty %7.0f rdma %7.0f, put "
-        + "ops/s netty %7.0f rdma %7.0f; cpu us/get netty %6.0f rdma %6.0f; %d/%d Gets and "
-        + "%d/%d Puts over the endpoint", threads, windows[0][0].opsPerS(),
-        windows[1][0].opsPerS(), windows[0][1].opsPerS(), windows[1][1].opsPerS(),
-        windows[0][0].cpuUsPerOp(), windows[1][0].cpuUsPerOp(), counts.gets(),
-        windows[1][0].calls, counts.puts(), windows[1][1].calls);
-    }
-  }
-
-  /** The measured window of one thread-count cell. */
-  static final class Window {
-    /** Latencies, ns, of the calls that completed in the window. */
-    final long[] latencies;
-    final long windowNs;
-    final long cpuNs;
-    /** Calls made in the whole cell, warm-up and tail included. */
-    final long calls;
-
-    Window(long[] latencies, long windowNs, long cpuNs, long calls) {
-      this.latencies = latencies;
-      this.windowNs = windowNs;
-      this.cpuNs = cpuNs;
-      this.calls = calls;
-    }
-
-    double opsPerS() {
-      return latencies.length * 1e9 / windowNs;
-    }
-
-    double meanUs() {
-      return Arrays.stream(latencies).average().orElse(0) / 1000.0;
-    }
-
-    double p99Us() {
-      return us(latencies, latencies.length, 99);
-    }
-
-    double cpuUsPerOp() {
-      return latencies.length == 0 ? 0 : cpuNs / 1000.0 / latencies.length;
-    }
-  }
-
-  private static ThreadRow threadRow(Connection[] paths, int threads, int index, Options o)
-    throws Exception {
-    byte[] value = value(o.threadBytes);
-    try (Table t = paths[0].getTable(TABLE)) {
-      t.put(put(value));
-    }
-    Window[][] windows = new Window[paths.length][2];
-    Counts before = Counts.now();
-    for (int op = 0; op < 2; op++) {
-      for (int m = 0; m < paths.length; m++) {
-        int p = (m + index) % paths.length;
-        windows[p][op] = window(paths[p], threads, op == 1, value, o);
-      }
-    }
-    return new ThreadRow(threads, windows, Counts.now().minus(before));
-  }
-
-  /**
-   * {@code threads} threads Getting (or Putting) the record over one connection: unmeasured for
-   * the warm-up, then measured: the calls completing in the window, its length and the process
-   * CPU time spent in it.
-   */
-  private static Window window(Connection c, int threads, boolean puts, byte[] value, Options o)
-    throws Exception {
-    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory
-      .getOperatingSystemMXBean();
-    Worker[] workers = new Worker[threads];
-    AtomicLong completed = new AtomicLong();
-    CountDownLatch ready = new CountDownLatch(threads);
-    CountDownLatch go = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    for (int i = 0; i < threads; i++) {
-      workers[i] = new Worker(c.getTable(TABLE), puts, value, ready, go, failure, completed);
-      workers[i].setName("client-" + i);
-      workers[i].setDaemon(true);
-      workers[i].start();
-    }
-    long windowStart;
-    long windowEnd;
-    long cpu0;
-    long cpu1;
-    try {
-      ready.await();
-      go.countDown();
-      Thread.sleep(o.warmupMs);
-      cpu0 = os.getProcessCpuTime();
-      windowStart = System.nanoTime();
-      long before = completed.get();
-      Thread.sleep(o.measureMs);
-      // A stalled guest (WAL sync, a descheduled vCPU) may complete nothing in the window:
-      // extend it, up to 10 times its length, until every thread could have completed one call.
-      long limit = windowStart + 10L * o.measureMs * 1_000_000L;
-      while (completed.get() - before < threads && System.nanoTime() < limit
-        && failure.get() == null) {
-        Thread.sleep(50);
-      }
-      windowEnd = System.nanoTime();
-      cpu1 = os.getProcessCpuTime();
-    } finally {
-      for (Worker w : workers) {
-        w.stop = true;
-      }
-      for (Worker w : workers) {
-        w.join(180_000);
-        if (w.isAlive()) {
-          throw new IllegalStateException(w.getName() + " did not stop within 180 s");
-        }
-      }
-    }
-    if (failure.get() != null) {
-      throw new IOException("a client thread failed", failure.get());
-    }
-    long[] in = new long[0];
-    int n = 0;
-    long calls = 0;
-    for (Worker w : workers) {
-      calls += w.count;
-      for (int i = 0; i < w.count; i++) {
-        if (w.ends[i] >= windowStart && w.ends[i] <= windowEnd) {
-          if (n == in.length) {
-            in = Arrays.copyOf(in, Math.max(1024, 2 * n));
-          }
-          in[n++] = w.latencies[i];
-        }
-      }
-    }
-    if (n == 0) {
-      throw new IllegalStateException("no " + (puts ? "Put" : "Get") + " of " + threads
-        + " threads completed within " + (windowEnd - windowStart) / 1_000_000 + " ms");
-    }
-    return new Window(Arrays.copyOf(in, n), windowEnd - windowStart, cpu1 - cpu0, calls);
-  }
-
-  /** A client thread of a thread-count cell: calls until stopped, recording end and latency. */
-  private static final class Worker extends Thread {
-    private final Table table;
-    private final boolean puts;
-    private final byte[] value;
-    private final CountDownLatch ready;
-    private final CountDownLatch go;
-    private final AtomicReference<Throwable> failure;
-    private final AtomicLong completed;
-    volatile boolean stop;
-    long[] ends = new long[4096];
-    long[] latencies = new long[4096];
-    int count;
-
-    Worker(Table table, boolean puts, byte[] value, CountDownLatch ready, CountDownLatch go,
-      AtomicReference<Throwable> failure, AtomicLong completed) {
-      this.table = table;
-      this.puts = puts;
-      this.value = value;
-      this.ready = ready;
-      this.go = go;
-      this.failure = failure;
-      this.completed = completed;
-    }
-
-    @Override
-    public void run() {
-      try (Table t = table) {
-        Put put = put(value);
-        Get get = new Get(RECORD);
-        ready.countDown();
-        go.await();
-        while (!stop) {
-          long t0 = System.nanoTime();
-          if (puts) {
-            t.put(put);
-          } else {
-            checkValue(t.get(get), value.length);
-          }
-          long t1 = System.nanoTime();
-          if (count == ends.length) {
-            ends = Arrays.copyOf(ends, 2 * count);
-            latencies = Arrays.copyOf(latencies, 2 * count);
-          }
-          ends[count] = t1;
-          latencies[count++] = t1 - t0;
-          completed.incrementAndGet();
-        }
-      } catch (Throwable e) {
-        failure.compareAndSet(null, e);
-        ready.countDown();
-      }
     }
   }
 
@@ -688,8 +474,8 @@ public final class HybridRpcLatency {
   // ---------------------------------------------------------------------------------------
   // output
 
-  private static void printTables(List<SizeRow> sizes, List<ThreadRow> threads, int eager,
-    Options o) {
+  private static void printTables(List<SizeRow> sizes, List<ThreadSweep.ThreadRow> threads,
+    int eager, Options o) {
     System.out.printf(Locale.ROOT, "%nPer value size, one client thread, one record (%d Gets and "
       + "%d Puts per path and size, %d rounds; latency in us; eager threshold %d B)%n",
       o.calls * o.rounds, o.calls * o.rounds, o.rounds, eager);
@@ -716,16 +502,16 @@ public final class HybridRpcLatency {
     System.out.printf(Locale.ROOT, "%7s %-10s %9s %9s %9s %9s %9s %9s %9s %9s%n", "threads",
       "path", "get ops/s", "get mean", "get p99", "cpu/get", "put ops/s", "put mean", "put p99",
       "cpu/put");
-    for (ThreadRow r : threads) {
+    for (ThreadSweep.ThreadRow r : threads) {
       for (int p = 0; p < PATHS.length; p++) {
-        Window g = r.windows[p][0];
-        Window w = r.windows[p][1];
+        ThreadSweep.Window g = r.windows[p][0];
+        ThreadSweep.Window w = r.windows[p][1];
         System.out.printf(Locale.ROOT, "%7d %-10s %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f "
           + "%9.0f%n", r.threads, PATHS[p], g.opsPerS(), g.meanUs(), g.p99Us(), g.cpuUsPerOp(),
           w.opsPerS(), w.meanUs(), w.p99Us(), w.cpuUsPerOp());
       }
-      Window[] n = { r.windows[0][0], r.windows[0][1] };
-      Window[] v = { r.windows[1][0], r.windows[1][1] };
+      ThreadSweep.Window[] n = { r.windows[0][0], r.windows[0][1] };
+      ThreadSweep.Window[] v = { r.windows[1][0], r.windows[1][1] };
       System.out.printf(Locale.ROOT, "%7d %-10s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f "
         + "%9.2f%n", r.threads, "rdma/netty", v[0].opsPerS() / n[0].opsPerS(),
         v[0].meanUs() / n[0].meanUs(), v[0].p99Us() / n[0].p99Us(),
@@ -741,77 +527,58 @@ public final class HybridRpcLatency {
    * Writes the rows so far to the --json file, if any: after each row with complete false (a run
    * cut short keeps what it measured), at the end with complete true.
    */
-  private static void writeJson(List<SizeRow> sizes, List<ThreadRow> threads, int eager,
+  private static void writeJson(List<SizeRow> sizes, List<ThreadSweep.ThreadRow> threads, int eager,
     boolean complete, Options o) throws IOException {
     if (o.json == null) {
       return;
     }
     boolean allOver = sizes.stream().allMatch(SizeRow::allOverEndpoint)
-      && threads.stream().allMatch(ThreadRow::allOverEndpoint);
+      && threads.stream().allMatch(ThreadSweep.ThreadRow::allOverEndpoint);
     Path file = Paths.get(o.json).toAbsolutePath();
     Files.createDirectories(file.getParent());
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.write(tmp, json(sizes, threads, eager, allOver, complete, o)
-      .getBytes(StandardCharsets.UTF_8));
+    BenchJson.write(tmp.toFile(), result(sizes, threads, eager, allOver, complete, o));
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private static String json(List<SizeRow> sizes, List<ThreadRow> threads, int eager,
-    boolean allOver, boolean complete, Options o) {
-    StringBuilder b = new StringBuilder();
-    b.append("{\n  \"transport\": \"" + o.transport + "\",\n");
-    b.append("  \"complete\": " + complete + ",\n");
-    b.append(String.format(Locale.ROOT, "  \"eager_threshold_bytes\": %d,\n"
-      + "  \"max_message_bytes\": %d,\n  \"calls_per_size_and_path\": %d,\n  \"rounds\": %d,\n"
-      + "  \"thread_value_bytes\": %d,\n  \"warmup_ms\": %d,\n  \"measure_ms\": %d,\n"
-      + "  \"processors\": %d,\n  \"all_over_endpoint\": %b,\n", eager, MAX_MESSAGE,
-      o.calls * o.rounds, o.rounds, o.threadBytes, o.warmupMs, o.measureMs,
-      Runtime.getRuntime().availableProcessors(), allOver));
-    b.append("  \"sizes\": [");
-    for (int i = 0; i < sizes.size(); i++) {
-      SizeRow r = sizes.get(i);
-      b.append(i == 0 ? "\n" : ",\n");
-      b.append(String.format(Locale.ROOT, "    {\"bytes\": %d,\n", r.bytes));
+  private static HybridRpcResult result(List<SizeRow> sizes, List<ThreadSweep.ThreadRow> threads,
+    int eager, boolean allOver, boolean complete, Options o) {
+    List<HybridRpcResult.Size> sizeRows = new ArrayList<>();
+    for (SizeRow r : sizes) {
+      HybridRpcResult.SizePath[] paths = new HybridRpcResult.SizePath[PATHS.length];
       for (int p = 0; p < PATHS.length; p++) {
-        b.append(String.format(Locale.ROOT, "     \"%s\": {\"get_us_p50\": %.1f, "
-          + "\"get_us_p99\": %.1f, \"put_us_p50\": %.1f, \"put_us_p99\": %.1f, \"gets\": %d, "
-          + "\"puts\": %d", PATHS[p], r.us(p, 0, 50), r.us(p, 0, 99), r.us(p, 1, 50),
-          r.us(p, 1, 99), r.calls, r.calls));
-        if (p == 1) {
-          b.append(String.format(Locale.ROOT, ", \"gets_over_endpoint\": %d, "
-            + "\"puts_over_endpoint\": %d, \"get_response_bytes\": %d, \"get_response_path\": "
-            + "\"%s\", \"put_request_bytes\": %d, \"put_request_path\": \"%s\"",
-            r.counts.gets(), r.counts.puts(), r.getResponseBytes(),
-            path(r.getResponseBytes(), eager), r.putRequestBytes(),
-            path(r.putRequestBytes(), eager)));
-        }
-        b.append(p == 0 ? "},\n" : "}}");
+        boolean endpoint = p == 1;
+        paths[p] = new HybridRpcResult.SizePath(HybridRpcResult.tenth(r.us(p, 0, 50)),
+          HybridRpcResult.tenth(r.us(p, 0, 99)), HybridRpcResult.tenth(r.us(p, 1, 50)),
+          HybridRpcResult.tenth(r.us(p, 1, 99)), r.calls, r.calls,
+          endpoint ? r.counts.gets() : null, endpoint ? r.counts.puts() : null,
+          endpoint ? r.getResponseBytes() : null,
+          endpoint ? path(r.getResponseBytes(), eager) : null,
+          endpoint ? r.putRequestBytes() : null,
+          endpoint ? path(r.putRequestBytes(), eager) : null);
       }
+      sizeRows.add(new HybridRpcResult.Size(r.bytes, paths[0], paths[1]));
     }
-    b.append("\n  ],\n  \"threads\": [");
-    for (int i = 0; i < threads.size(); i++) {
-      ThreadRow r = threads.get(i);
-      b.append(i == 0 ? "\n" : ",\n");
-      b.append(String.format(Locale.ROOT, "    {\"threads\": %d,\n", r.threads));
+    List<HybridRpcResult.Threads> threadRows = new ArrayList<>();
+    for (ThreadSweep.ThreadRow r : threads) {
+      HybridRpcResult.ThreadPath[] paths = new HybridRpcResult.ThreadPath[PATHS.length];
       for (int p = 0; p < PATHS.length; p++) {
-        Window g = r.windows[p][0];
-        Window w = r.windows[p][1];
-        b.append(String.format(Locale.ROOT, "     \"%s\": {\"get_ops_per_s\": %.1f, "
-          + "\"get_us_mean\": %.1f, \"get_us_p99\": %.1f, \"cpu_us_per_get\": %.1f, "
-          + "\"put_ops_per_s\": %.1f, \"put_us_mean\": %.1f, \"put_us_p99\": %.1f, "
-          + "\"cpu_us_per_put\": %.1f, \"gets\": %d, \"puts\": %d", PATHS[p], g.opsPerS(),
-          g.meanUs(), g.p99Us(), g.cpuUsPerOp(), w.opsPerS(), w.meanUs(), w.p99Us(),
-          w.cpuUsPerOp(), g.latencies.length, w.latencies.length));
-        if (p == 1) {
-          b.append(String.format(Locale.ROOT, ", \"get_calls\": %d, \"put_calls\": %d, "
-            + "\"gets_over_endpoint\": %d, \"puts_over_endpoint\": %d", g.calls, w.calls,
-            r.counts.gets(), r.counts.puts()));
-        }
-        b.append(p == 0 ? "},\n" : "}}");
+        boolean endpoint = p == 1;
+        ThreadSweep.Window g = r.windows[p][0];
+        ThreadSweep.Window w = r.windows[p][1];
+        paths[p] = new HybridRpcResult.ThreadPath(HybridRpcResult.tenth(g.opsPerS()),
+          HybridRpcResult.tenth(g.meanUs()), HybridRpcResult.tenth(g.p99Us()),
+          HybridRpcResult.tenth(g.cpuUsPerOp()), HybridRpcResult.tenth(w.opsPerS()),
+          HybridRpcResult.tenth(w.meanUs()), HybridRpcResult.tenth(w.p99Us()),
+          HybridRpcResult.tenth(w.cpuUsPerOp()), g.latencies.length, w.latencies.length,
+          endpoint ? g.calls : null, endpoint ? w.calls : null,
+          endpoint ? r.counts.gets() : null, endpoint ? r.counts.puts() : null);
       }
+      threadRows.add(new HybridRpcResult.Threads(r.threads, paths[0], paths[1]));
     }
-    b.append("\n  ]\n}\n");
-    return b.toString();
+    return new HybridRpcResult(o.transport, complete, eager, MAX_MESSAGE, o.calls * o.rounds,
+      o.rounds, o.threadBytes, o.warmupMs, o.measureMs,
+      Runtime.getRuntime().availableProcessors(), allOver, sizeRows, threadRows);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -826,8 +593,8 @@ public final class HybridRpcLatency {
     return messages == 0 ? 0 : bytes / messages;
   }
 
-  private static void checkValue(Result r, int bytes) {
-    byte[] v = r.getValue(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER);
+  static void checkValue(Result r, int bytes) {
+    byte[] v = r.getValue(LocalFsHBase.FAMILY, LocalFsHBase.QUALIFIER);
     if (v == null || v.length != bytes) {
       throw new IllegalStateException("the record's value has " + (v == null ? "no" : v.length)
         + " bytes, not " + bytes);
@@ -842,11 +609,11 @@ public final class HybridRpcLatency {
     return l.percentile(percentile) / 1000.0;
   }
 
-  private static Put put(byte[] value) {
-    return new Put(RECORD).addColumn(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER, value);
+  static Put put(byte[] value) {
+    return new Put(RECORD).addColumn(LocalFsHBase.FAMILY, LocalFsHBase.QUALIFIER, value);
   }
 
-  private static byte[] value(int bytes) {
+  static byte[] value(int bytes) {
     byte[] v = new byte[bytes];
     Arrays.fill(v, (byte) 'v');
     return v;
