@@ -132,6 +132,12 @@ public final class ChaosReport {
         .append(": `--random ").append(sched.path("faults").size()).append(" --seed ")
         .append(sched.path("seed").asLong()).append("` repeats it)");
     }
+    if (results.has("commit")) {
+      b.append("\n\nMeasured on: commit `").append(results.path("commit").asText())
+        .append("`, ").append(results.path("date").asText()).append(" · transport `")
+        .append(results.path("transport").asText()).append("` · media emulation `")
+        .append(results.path("emulation").asText()).append("`");
+    }
     if (results.has("wal_policy")) {
       b.append("\n\nWAL storage policy: `").append(results.get("wal_policy").asText())
         .append("`").append(results.path("wal_volatile_accepted").asBoolean()

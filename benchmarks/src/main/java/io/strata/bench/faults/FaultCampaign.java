@@ -267,6 +267,15 @@ public final class FaultCampaign {
     conf.setInt(HConstants.HBASE_RPC_TIMEOUT_KEY, 20_000);
     ObjectMapper json = new ObjectMapper();
     ObjectNode doc = json.createObjectNode();
+    // What every kept result names: the code, the day, the transport and the media emulation.
+    io.strata.bench.common.RunLabels labels = io.strata.bench.common.RunLabels.now(
+      new File(System.getProperty("user.dir")),
+      io.strata.bench.common.RunLabels.transportOf(conf.get("strata.rdma.transport")),
+      status.path("emulation").asText("none"));
+    doc.put("commit", labels.commit());
+    doc.put("date", labels.date());
+    doc.put("transport", labels.transport());
+    doc.put("emulation", labels.emulation());
     // Whose durability the host faults show: the WAL policy the RegionServers write with.
     doc.put("wal_policy", conf.get(WAL_POLICY_KEY, "NONE"));
     doc.put("wal_volatile_accepted", conf.getBoolean(WAL_VOLATILE_KEY, false));
