@@ -67,22 +67,28 @@ public class ClusterTemplatesTest {
   }
 
   /**
-   * The embedded cluster's and the upstream tests' placement keys ({@code strata-tiering-site.xml}
-   * of hbase-server) are the snippet's, value for value: the snippet may hold more (the hybrid
-   * RPC's), never another value.
+   * The embedded cluster's keys ({@code strata-tiering-site.xml} of hbase-server, also the upstream
+   * tests'; {@code strata-hdfs-site.xml} of hdfs-ramdisk-storage) are the snippets', value for
+   * value: a snippet may hold more (the hybrid RPC's, the volume chooser), never another value.
    */
   @Test
-  public void theTieringSiteAgreesWithTheSnippet() throws Exception {
-    org.apache.hadoop.conf.Configuration tiering = new org.apache.hadoop.conf.Configuration(false);
-    tiering.addResource("strata-tiering-site.xml");
+  public void theEmbeddedClustersSitesAgreeWithTheSnippets() throws Exception {
+    agrees("strata-tiering-site.xml", "hbase-site.xml");
+    agrees("strata-hdfs-site.xml", "hdfs-site.xml");
+  }
+
+  private static void agrees(String resource, String snippetFile) {
+    org.apache.hadoop.conf.Configuration site = new org.apache.hadoop.conf.Configuration(false);
+    site.addResource(resource);
     org.apache.hadoop.conf.Configuration snippet = new org.apache.hadoop.conf.Configuration(false);
-    snippet.addResource(new org.apache.hadoop.fs.Path(SNIPPETS.resolve("hbase-site.xml").toUri()));
+    snippet.addResource(new org.apache.hadoop.fs.Path(SNIPPETS.resolve(snippetFile).toUri()));
     int keys = 0;
-    for (java.util.Map.Entry<String, String> e : tiering) {
-      assertEquals("the snippet's " + e.getKey(), e.getValue(), snippet.get(e.getKey()));
+    for (java.util.Map.Entry<String, String> e : site) {
+      assertEquals(snippetFile + "'s " + e.getKey() + " (" + resource + ")", e.getValue(),
+        snippet.get(e.getKey()));
       keys++;
     }
-    assertTrue("strata-tiering-site.xml not found or empty: " + keys, keys >= 5);
+    assertTrue(resource + " not found or empty: " + keys, keys >= 5);
   }
 
   @Test

@@ -1,7 +1,6 @@
 package io.strata.local;
 
 import io.strata.hdfs.HdfsKeys;
-import io.strata.hdfs.overlay.OverlayKeys;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.sps.InProcessSatisfier;
 import io.strata.hdfs.sps.MoverIdHolder;
@@ -34,6 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TieredDfsCluster implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TieredDfsCluster.class);
+  /** Strata's HDFS keys (hdfs-ramdisk-storage's resource), as every cluster has them. */
+  public static final String STRATA_HDFS_SITE = "strata-hdfs-site.xml";
 
   /** The tiers of every DataNode's volumes, in this order (SSD once per SSD volume). */
   public static final StorageType[] TIERS =
@@ -70,26 +71,15 @@ public final class TieredDfsCluster implements Closeable {
     }
     Configuration conf = new HdfsConfiguration();
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dfsBase.getAbsolutePath());
-    conf.set(DFSConfigKeys.DFS_STORAGE_POLICY_SATISFIER_MODE_KEY, "external");
-    conf.setBoolean(DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_KEY, true);
+    // Strata's HDFS keys, as every cluster of the project has them (storage policies, the
+    // external satisfier and its pace, the RAM_SSD policy): one resource, checked against the
+    // install's snippet.
+    conf.addResource(STRATA_HDFS_SITE);
     conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, config.blockSizeBytes());
-    // The satisfier pauses 3 s after (live DataNodes x this) blocks; upstream's 1 makes a burst of
-    // renamed files (archiving after a compaction) trickle at about one block a second.
-    conf.setInt(DFSConfigKeys.DFS_SPS_WORK_MULTIPLIER_PER_ITERATION, 100);
     // The NameNode sees free space one heartbeat late: keep two blocks of headroom per storage
     // type so a filling RAM tier makes it fall back to DISK before a DataNode refuses a block.
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_BLOCKPLACEMENTPOLICY_MIN_BLOCKS_FOR_WRITE_KEY, 2);
-    // A policy HDFS does not have built in (the overlay's configured policies): one RAM replica
-    // and the others on SSD.
-    conf.set(OverlayKeys.STORAGE_POLICIES, "RAM_SSD");
-    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD" + OverlayKeys.ID_SUFFIX, "3");
-    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD" + OverlayKeys.STORAGE_TYPES_SUFFIX,
-      "NVDIMM,SSD,SSD");
-    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD"
-      + OverlayKeys.CREATION_FALLBACKS_SUFFIX, "SSD,DISK");
-    conf.set(OverlayKeys.STORAGE_POLICY_PREFIX + "RAM_SSD"
-      + OverlayKeys.REPLICATION_FALLBACKS_SUFFIX, "SSD,DISK");
     // strata satisfier / tier-mover started on this cluster's configuration (tests run them as
     // processes or through their tools) serve HTTP on a free port, never on the fixed defaults
     // that another cluster on the machine may hold.
