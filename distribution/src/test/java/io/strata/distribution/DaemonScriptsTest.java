@@ -372,6 +372,52 @@ public class DaemonScriptsTest {
     assertFalse(oldLog.exists());
   }
 
+  /**
+   * {@code up --config stock|tuned} (strata bench compare's baselines): upstream's own site files,
+   * well-formed, with no Strata key, no RAM tier and no Strata daemon; stock declares every
+   * volume DISK, tuned each as what it is, with the WAL policy given. A configuration it does not
+   * know is refused before anything is written.
+   */
+  @Test
+  public void clusterUpConfigStockAndTunedWriteUpstreamSiteFiles() throws Exception {
+    Result bad = bash(BIN.resolve("strata-cluster") + " up --dir " + tmp.newFolder("bad")
+      + " --config upstream");
+    assertEquals(bad.out, 2, bad.code);
+    assertTrue(bad.out, bad.out.contains("--config must be strata, stock or tuned, not 'upstream'"));
+
+    for (String config : List.of("stock", "tuned")) {
+      File dir = tmp.newFolder(config);
+      // The daemons cannot start from the source tree (no jars): ZooKeeper exits; the site files
+      // are written before.
+      Result up = bash(BIN.resolve("strata-cluster") + " up --dir " + dir + " --base-port "
+        + freeBasePort() + " --transport none --heap 64 --datanodes 1 --regionservers 1"
+        + " --config " + config + ("tuned".equals(config) ? " --wal-policy ALL_SSD" : ""));
+      assertEquals(up.out, 1, up.code);
+      assertTrue(up.out, up.out.contains("--config " + config + ": HBase and HDFS on upstream's"));
+      String hdfs = Files.readString(new File(dir, "conf/hdfs-site.xml").toPath());
+      String hbase = Files.readString(new File(dir, "conf/hbase-site.xml").toPath());
+      for (String xml : List.of(hdfs, hbase)) {
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+          .parse(new java.io.ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        assertFalse(xml, xml.contains("<name>strata."));
+        assertFalse(xml, xml.contains("io.strata"));
+        assertFalse(xml, xml.contains("NVDIMM"));
+      }
+      String d = dir + "/data/datanode-${strata.datanode}/";
+      String dirs = "stock".equals(config)
+        ? "[DISK]" + d + "ssd,[DISK]" + d + "disk,[DISK]" + d + "archive"
+        : "[SSD]" + d + "ssd,[DISK]" + d + "disk,[ARCHIVE]" + d + "archive";
+      assertTrue(hdfs, hdfs.contains("<value>" + dirs + "</value>"));
+      assertEquals("tuned".equals(config), hbase.contains(
+        "<name>hbase.wal.storage.policy</name>\n    <value>ALL_SSD</value>"));
+      String env = Files.readString(new File(dir, "cluster.env").toPath());
+      assertTrue(env, env.contains("CONFIG=" + config + "\n"));
+      Result status = bash(BIN.resolve("strata-cluster") + " status --dir " + dir);
+      assertFalse(status.out, status.out.contains("satisfier"));
+      assertFalse(status.out, status.out.contains("tier-mover"));
+    }
+  }
+
   @Test
   public void clusterUpLeavesDataWithoutNameNodeMetadataAlone() throws Exception {
     File dir = tmp.newFolder("orphan");
