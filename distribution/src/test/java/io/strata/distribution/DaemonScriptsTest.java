@@ -180,6 +180,46 @@ public class DaemonScriptsTest {
   }
 
   /**
+   * A daemon started by the supervisor holds no descriptor of its starter but stdin, stdout and
+   * stderr: a lock the starter took ({@code flock LOCK strata-cluster up}) is free once the
+   * starter ends, while the daemon runs on.
+   */
+  @Test
+  public void daemonDoesNotHoldItsStartersLock() throws Exception {
+    File run = tmp.newFolder("lock-run");
+    File lock = new File(tmp.getRoot(), "cluster.lock");
+    String lib = ". " + BIN.resolve("strata-functions.sh") + " && ";
+    String pidFile = run.toPath().toRealPath() + "/sleeper.pid";
+    File out = new File(run, "sleeper.out");
+    Result start = bash("exec 9>" + lock + " && flock 9 && " + lib + "strata_start_background "
+      + pidFile + " " + out + " " + java() + " -Xmx32m -Dstrata.pid.file=" + pidFile + " -cp '"
+      + System.getProperty("java.class.path") + "' '" + Sleeper.class.getName() + "'"
+      + " && echo \"started $STRATA_STARTED_PID\"");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("started (\\d+)").matcher(start.out);
+    assertTrue(start.out, m.find());
+    long pid = Long.parseLong(m.group(1));
+    detached.add(pid);
+    assertEquals(start.out, 0, start.code);
+    assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+    File[] fds = new File("/proc/" + pid + "/fd").listFiles();
+    if (fds != null) {
+      for (File fd : fds) {
+        Path target;
+        try {
+          target = Files.readSymbolicLink(fd.toPath());
+        } catch (IOException e) {
+          continue;
+        }
+        assertFalse("the daemon holds its starter's descriptor " + fd.getName() + " -> " + target,
+          target.toString().equals(lock.toPath().toRealPath().toString()));
+      }
+    }
+    Result free = bash("flock -n " + lock + " echo free");
+    assertEquals("the starter's lock is still held by its daemon: " + free.out, 0, free.code);
+    assertTrue(free.out, free.out.contains("free"));
+  }
+
+  /**
    * The one supervisor of bin/strata-functions.sh (bin/'s daemons, strata-cluster's, ./strata's
    * checks): a daemon it starts in the background is alive by its pid file; a pid file whose pid
    * is another command (an unrelated process, or another daemon) is not; and stop sends TERM,
