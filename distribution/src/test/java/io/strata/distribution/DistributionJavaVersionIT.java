@@ -1,6 +1,7 @@
 package io.strata.distribution;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.io.DataInputStream;
@@ -24,8 +25,9 @@ import org.junit.Test;
 
 /**
  * Every class of every jar the tarball gives to an HDFS or HBase daemon or an HBase client
- * (lib/hbase, lib/hdfs, lib/hdfs-overlay) is Java 11 bytecode at most (class-file major version
- * 55), so that it loads on a Java 11 runtime: Hadoop 3.4 supports Java 8 and 11, HBase 2.6
+ * (lib/hbase, lib/hdfs, lib/hdfs-overlay; lib/faults for bin/strata-cluster's DataNodes only,
+ * and in no other of these) is Java 11 bytecode at most (class-file major version 55), so that
+ * it loads on a Java 11 runtime: Hadoop 3.4 supports Java 8 and 11, HBase 2.6
  * supports 8, 11 and 17. A class built for a later Java fails there with
  * UnsupportedClassVersionError when the daemon first loads it. Each offender is named with its
  * jar and major version. Upstream's jars (lib/upstream, lib/shell, lib/webapps) are not looked
@@ -41,7 +43,10 @@ public class DistributionJavaVersionIT {
       "strata-rdma-transport", "strata-native", "strata-hbase-rdma-rpc",
       "strata-workload-policies"),
     "lib/hdfs", List.of("strata-common", "strata-hdfs-ramdisk-storage"),
-    "lib/hdfs-overlay", List.of("strata-hdfs-overlay")));
+    "lib/hdfs-overlay", List.of("strata-hdfs-overlay"),
+    "lib/faults", List.of("strata-hdfs-faults")));
+  /** Fault plug-ins: only bin/strata-cluster's DataNodes load them, never an install's daemons. */
+  private static final String FAULTS = "strata-hdfs-faults";
 
   @Test
   public void daemonAndClientJarsAreJava11Bytecode() throws Exception {
@@ -64,6 +69,10 @@ public class DistributionJavaVersionIT {
           artifacts.add(jar.getFileName().toString().replaceFirst("-\\d.*\\.jar$", ""));
           classes += check(root.relativize(jar).toString(), jar, offenders);
         }
+      }
+      if (!dir.getKey().equals("lib/faults")) {
+        assertFalse(dir.getKey() + " carries the fault plug-ins " + FAULTS + ": an install would "
+          + "put them on its daemons' class path", artifacts.contains(FAULTS));
       }
       for (String artifact : dir.getValue()) {
         assertTrue(dir.getKey() + " lacks " + artifact + " (has " + artifacts + ")",

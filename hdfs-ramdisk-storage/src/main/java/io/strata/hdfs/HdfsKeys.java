@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.StorageType;
 
 /**
  * Configuration keys of Strata's HDFS-side services and plug-ins (the tier mover; the
@@ -457,28 +456,6 @@ public final class HdfsKeys {
   /** {@link #VERSION_CHECK}: {@code strict} or {@code warn}, any other value refused. */
   public static VersionCheck.Mode versionCheck(Configuration conf) {
     return VersionCheck.mode(conf.getTrimmed(VERSION_CHECK));
-  }
-
-  /**
-   * Prefix of the keys, one per storage type ({@code strata.media.emulation.delay.us.ssd},
-   * {@code .disk}, {@code .archive}, ...: the type's name in lower case), of an in-process media
-   * emulation: the delay, in microseconds, that {@code VolumeStallSwitch} (a DataNode plugin) adds
-   * to every file and metadata operation the DataNode starts on a volume of that type. Read once,
-   * at the DataNode's start. Default 0: none. {@code bin/strata-cluster} sets them where it cannot
-   * emulate the media at the block layer; never set them where the media are real or already
-   * emulated (the delays would stack).
-   */
-  public static final String MEDIA_DELAY_US_PREFIX = "strata.media.emulation.delay.us.";
-  /** Longest per-operation media delay: one second (an emulated medium, not a stall). */
-  public static final long MEDIA_DELAY_US_MAX = 1_000_000;
-
-  /** {@link #MEDIA_DELAY_US_PREFIX}{@code type}: a whole number of microseconds, 0 to 1 s. */
-  public static long mediaDelayUs(Configuration conf, StorageType type) {
-    String key = MEDIA_DELAY_US_PREFIX + type.name().toLowerCase(Locale.ROOT);
-    long v = (long) number(conf, key, 0, true);
-    check(v >= 0 && v <= MEDIA_DELAY_US_MAX, key, "0 to " + MEDIA_DELAY_US_MAX + " microseconds",
-      v);
-    return v;
   }
 
   /**

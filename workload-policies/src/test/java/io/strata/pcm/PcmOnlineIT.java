@@ -436,6 +436,15 @@ public class PcmOnlineIT {
         }
       }
     }
+    // The monitor reads the master's view, which the RegionServer refreshes every few seconds:
+    // until it shows the load, the table looks empty and a watch begun now would see a bulk load.
+    MetricsSource master = new ClusterMetricsSource(admin, null, null);
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (master.sample(name).writeRequests() < rows) {
+      assertTrue("the master's metrics do not show the " + rows + " rows loaded into " + name,
+        System.currentTimeMillis() < deadline);
+      Thread.sleep(500);
+    }
     return admin;
   }
 

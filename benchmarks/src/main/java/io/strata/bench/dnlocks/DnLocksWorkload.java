@@ -1,10 +1,9 @@
 package io.strata.bench.dnlocks;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchCommand;
+import io.strata.bench.common.BenchJson;
 import io.strata.metrics.Latencies;
 import io.strata.cli.CommandLines;
-import io.strata.cli.JsonReports;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.hdfs.testing.OneDataNodeCluster;
 import io.strata.hdfs.testing.SlowVolumes;
@@ -25,8 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.StorageType;
@@ -39,6 +36,8 @@ import org.apache.hadoop.hdfs.server.datanode.ReplicaHandler;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.RoundRobinVolumeChoosingPolicy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * One variant's side of {@code strata bench dn-locks}, in a JVM of its own whose class path
@@ -54,6 +53,7 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.RoundRobinVolumeChoosing
  * the overlay jar for {@code strata}, hadoop-hdfs for {@code upstream}.
  */
 public final class DnLocksWorkload {
+  static final String COMMAND = "dn-locks workload";
   static final String UPSTREAM = "upstream";
   static final String STRATA = "strata";
   static final String FAST = "fast";
@@ -101,53 +101,59 @@ public final class DnLocksWorkload {
     ThreadLocalRandom.current().nextBytes(payload);
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "variant", true, UPSTREAM + " or " + STRATA + " (required)");
-    o.addOption(null, "out", true, "write the results as JSON to this file (required)");
-    o.addOption(null, "seconds", true, "seconds per load level (default 20)");
-    o.addOption(null, "delay-ms", true, "delay per I/O operation on the DISK volume (default "
-      + "4000)");
-    o.addOption(null, "work-dir", true, "directory for the cluster's data, wiped (required)");
-    o.addOption(null, "ram-dir", true, "directory of the RAM volume, on tmpfs, wiped (required)");
-    o.addOption("h", "help", false, "this text");
-    return o;
+  /** The command line of a variant's JVM (its parent, VariantJvm, gives every option). */
+  @Command(name = COMMAND, sortOptions = false, description = "One variant of strata bench "
+    + "dn-locks.")
+  static final class Cli extends BenchCommand<Settings> {
+    @Option(names = "--variant", required = true, paramLabel = "V",
+      description = UPSTREAM + " or " + STRATA)
+    String variant;
+    @Option(names = "--out", required = true, paramLabel = "FILE",
+      description = "write the results as JSON to this file")
+    File out;
+    @Option(names = "--seconds", paramLabel = "N", defaultValue = "20",
+      description = "seconds per load level (default ${DEFAULT-VALUE})")
+    long seconds;
+    @Option(names = "--delay-ms", paramLabel = "MS", defaultValue = "4000",
+      description = "delay per I/O operation on the DISK volume (default ${DEFAULT-VALUE})")
+    long delayMs;
+    @Option(names = "--work-dir", required = true, paramLabel = "DIR",
+      description = "directory for the cluster's data, wiped")
+    File workDir;
+    @Option(names = "--ram-dir", required = true, paramLabel = "DIR",
+      description = "directory of the RAM volume, on tmpfs, wiped")
+    File ramDir;
+
+    @Override
+    protected Settings settings() {
+      if (!UPSTREAM.equals(variant) && !STRATA.equals(variant)) {
+        throw new IllegalArgumentException("--variant must be " + UPSTREAM + " or " + STRATA
+          + ", not " + variant);
+      }
+      return new Settings(variant, atLeast("--seconds", seconds, 1),
+        atLeast("--delay-ms", delayMs, 0), workDir, ramDir, out);
+    }
   }
 
   public static void main(String[] args) {
-    CommandLines.runAndHalt("dn-locks workload", () -> run(args, System.out));
+    CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse("dn-locks workload", "DnLocksWorkload --variant V --out FILE "
-        + "--work-dir DIR [options]", "One variant of strata bench dn-locks.\n\n", options(),
-        args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    String variant = cl.getOptionValue("variant");
-    if (!UPSTREAM.equals(variant) && !STRATA.equals(variant)
-      || !cl.hasOption("out") || !cl.hasOption("work-dir") || !cl.hasOption("ram-dir")) {
-      System.err.println("dn-locks workload: needs --variant upstream|strata, --out, "
-        + "--work-dir and --ram-dir");
-      return 2;
-    }
-    Settings s = new Settings(variant, Long.parseLong(cl.getOptionValue("seconds", "20")),
-      Long.parseLong(cl.getOptionValue("delay-ms", "4000")),
-      new File(cl.getOptionValue("work-dir")), new File(cl.getOptionValue("ram-dir")),
-      new File(cl.getOptionValue("out")));
+    return BenchCommand.run(new Cli(), args, out, s -> run(s, out));
+  }
+
+  static int run(Settings s, PrintStream out) throws Exception {
     String from = datasetSource().getPath();
     boolean patched = isPatched(from);
-    if (patched != STRATA.equals(variant)) {
-      System.err.printf(Locale.ROOT, "dn-locks workload: variant %s, but FsDatasetImpl came from "
-        + "%s (%s); the class path does not match the variant%n", variant, from,
+    if (patched != STRATA.equals(s.variant())) {
+      System.err.printf(Locale.ROOT, "%s: variant %s, but FsDatasetImpl came from %s (%s); the "
+        + "class path does not match the variant%n", COMMAND, s.variant(), from,
         patched ? "the overlay" : "upstream hadoop-hdfs");
       return 1;
     }
-    out.printf(Locale.ROOT, "%s: FsDatasetImpl from %s%n", variant, from);
-    JsonReports.write(s.out(), measure(s, from, patched, out));
+    out.printf(Locale.ROOT, "%s: FsDatasetImpl from %s%n", s.variant(), from);
+    BenchJson.write(s.out(), measure(s, from, patched, out));
     return 0;
   }
 
@@ -170,7 +176,7 @@ public final class DnLocksWorkload {
     return !new File(source).getName().startsWith("hadoop-hdfs-");
   }
 
-  static ObjectNode measure(Settings s, String from, boolean patched, PrintStream out)
+  static DnLocksResult.Variant measure(Settings s, String from, boolean patched, PrintStream out)
     throws Exception {
     FileUtil.fullyDelete(s.workDir());
     Configuration conf = OneDataNodeCluster.conf(s.workDir(),
@@ -201,13 +207,8 @@ public final class DnLocksWorkload {
       DnLocksWorkload w = new DnLocksWorkload(dn, cluster.getNamesystem().getBlockPoolId(),
         fastId, slowId, slow);
       slow.observe(w.timer);
-      ObjectMapper mapper = new ObjectMapper();
-      ObjectNode doc = mapper.createObjectNode();
-      doc.put("variant", s.variant());
-      doc.put("fsdataset_impl_from", from);
-      doc.put("patched", patched);
       w.runLoad(new Load("warmup", 0, 2, 1), WARMUP_MS, 0, null);
-      ObjectNode loads = mapper.createObjectNode();
+      Map<String, DnLocksResult.Load> loads = new LinkedHashMap<>();
       double p99 = 0;
       double max = 0;
       for (Load load : LOADS) {
@@ -215,15 +216,12 @@ public final class DnLocksWorkload {
             + "into RAM) for %d s, DISK slowed by %d ms per I/O operation%n", s.variant(),
           load.name(), load.slowWriters(), load.fastWriters(), load.transfers(),
           s.secondsPerLoad(), s.delayMs());
-        ObjectNode l = w.runLoad(load, s.secondsPerLoad() * 1000, s.delayMs(), out);
-        loads.set(load.name(), l);
-        p99 = Math.max(p99, l.get("fast_wait_ms_p99").asDouble());
-        max = Math.max(max, l.get("fast_wait_ms_max").asDouble());
+        DnLocksResult.Load l = w.runLoad(load, s.secondsPerLoad() * 1000, s.delayMs(), out);
+        loads.put(load.name(), l);
+        p99 = Math.max(p99, l.fastWaitMsP99());
+        max = Math.max(max, l.fastWaitMsMax());
       }
-      doc.put("fast_wait_ms_p99", p99);
-      doc.put("fast_wait_ms_max", max);
-      doc.set("loads", loads);
-      return doc;
+      return new DnLocksResult.Variant(s.variant(), from, patched, p99, max, loads);
     } finally {
       cluster.shutdown(true);
       FileUtil.fullyDelete(s.ramDir());
@@ -255,7 +253,7 @@ public final class DnLocksWorkload {
    * Runs {@code load} for {@code millis} with the DISK volume slowed by {@code delayMs}, then
    * makes it fast again so that operations in flight end, and waits for every thread.
    */
-  private ObjectNode runLoad(Load load, long millis, long delayMs, PrintStream out)
+  private DnLocksResult.Load runLoad(Load load, long millis, long delayMs, PrintStream out)
     throws Exception {
     Results r = new Results();
     AtomicReference<Throwable> firstError = new AtomicReference<>();
@@ -328,7 +326,7 @@ public final class DnLocksWorkload {
       System.err.printf(Locale.ROOT, "dn-locks workload: %d operations failed in the %s load; "
         + "first: %s%n", errors.get(), load.name(), firstError.get());
     }
-    return json(load, r, seconds, slow.delayedOps(slowId) - delayedBefore,
+    return load(load, r, seconds, slow.delayedOps(slowId) - delayedBefore,
       gcMillis() - gcMsBefore, errors.get(), firstError.get());
   }
 
@@ -427,40 +425,19 @@ public final class DnLocksWorkload {
     return ms;
   }
 
-  private ObjectNode json(Load load, Results r, double seconds, long delayedOps, long gcMs,
-    int errors, Throwable firstError) {
-    ObjectNode l = new ObjectMapper().createObjectNode();
-    ObjectNode threads = l.putObject("threads");
-    threads.put("disk_writers", load.slowWriters());
-    threads.put("ram_writers", load.fastWriters());
-    threads.put("ram_transfers", load.transfers());
-    l.put("seconds", seconds);
-    l.put("slow_volume_delayed_ops", delayedOps);
-    l.put("gc_ms", gcMs);
-    l.put("errors", errors);
-    if (firstError != null) {
-      l.put("first_error", firstError.toString());
-    }
+  private static DnLocksResult.Load load(Load load, Results r, double seconds, long delayedOps,
+    long gcMs, int errors, Throwable firstError) {
     Latencies fastWaits = new Latencies();
     r.get(FAST, CREATE_RBW).addWaitsTo(fastWaits);
     r.get(FAST, FINALIZE).addWaitsTo(fastWaits);
-    l.put("fast_wait_ms_p99", OpSamples.ms(fastWaits.percentile(99)));
-    l.put("fast_wait_ms_max", OpSamples.ms(fastWaits.max()));
-    ObjectNode ops = l.putObject("ops");
+    Map<String, Map<String, DnLocksResult.Op>> ops = new LinkedHashMap<>();
     r.byVolume.forEach((volume, byOp) -> {
-      ObjectNode v = ops.putObject(volume);
-      byOp.forEach((op, samples) -> {
-        OpSamples.Summary sum = samples.summary();
-        ObjectNode o = v.putObject(op);
-        o.put("count", sum.count());
-        o.put("wait_ms_p50", sum.waitP50Ms());
-        o.put("wait_ms_p99", sum.waitP99Ms());
-        o.put("wait_ms_max", sum.waitMaxMs());
-        o.put("exec_ms_p50", sum.execP50Ms());
-        o.put("exec_ms_p99", sum.execP99Ms());
-        o.put("exec_ms_max", sum.execMaxMs());
-      });
+      Map<String, DnLocksResult.Op> v = new LinkedHashMap<>();
+      byOp.forEach((op, samples) -> v.put(op, samples.summary()));
+      ops.put(volume, v);
     });
-    return l;
+    return new DnLocksResult.Load(DnLocksResult.Threads.of(load), seconds, delayedOps, gcMs,
+      errors, firstError == null ? null : firstError.toString(),
+      OpSamples.ms(fastWaits.percentile(99)), OpSamples.ms(fastWaits.max()), ops);
   }
 }

@@ -24,14 +24,10 @@ final class OpSamples {
     into.add(waits);
   }
 
-  synchronized Summary summary() {
-    return new Summary((int) waits.count(), ms(waits.percentile(50)), ms(waits.percentile(99)),
-      ms(waits.max()), ms(execs.percentile(50)), ms(execs.percentile(99)), ms(execs.max()));
-  }
-
   /** Percentiles and maxima in milliseconds; all 0 when the operation never ran. */
-  record Summary(int count, double waitP50Ms, double waitP99Ms, double waitMaxMs,
-    double execP50Ms, double execP99Ms, double execMaxMs) {
+  synchronized DnLocksResult.Op summary() {
+    return new DnLocksResult.Op((int) waits.count(), ms(waits.percentile(50)),
+      ms(waits.percentile(99)), ms(waits.max()), ms(execs.percentile(50)), ms(execs.percentile(99)), ms(execs.max()));
   }
 
   static double ms(long nanos) {

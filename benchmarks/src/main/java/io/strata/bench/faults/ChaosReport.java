@@ -37,6 +37,10 @@ public final class ChaosReport {
       + "transaction"),
     Map.entry("kill-satisfier", "Strata: writes do not wait on it; the files it held are handed "
       + "out again"),
+    Map.entry("kill-satisfier-mid-move", "Strata: the satisfier killed while it moves a set of "
+      + "files from DISK to ARCHIVE; the restarted one takes the files it held from its journal "
+      + "and ends the move, every block at full replication and every file intact (HDFS's "
+      + "DataNodes finish or drop the block moves already handed to them)"),
     Map.entry("kill-zookeeper", "HBase and ZooKeeper: sessions reconnect within their timeout"),
     Map.entry("stop-regionserver", "HBase: calls to it time out (`hbase.rpc.timeout`) and are "
       + "retried; it keeps its regions while its ZooKeeper session lives"),

@@ -1,6 +1,6 @@
 package io.strata.bench.faults;
 
-import io.strata.hdfs.chooser.VolumeStallSwitch;
+import io.strata.hdfs.faults.VolumeStallSwitch;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,73 +1,46 @@
 package io.strata.bench.media;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.monitor.BenchMonitor;
-import io.strata.bench.monitor.Monitor;
-import io.strata.bench.monitor.RegionServerJmx;
-import io.strata.bench.monitor.Timeline;
-import io.strata.bench.ycsb.HBaseClient26;
-import io.strata.bench.ycsb.YcsbReport;
-import io.strata.bench.ycsb.YcsbRun;
-import io.strata.bench.ycsb.YcsbRunner;
-import io.strata.bench.ycsb.YcsbBench;
-import io.strata.bench.ycsb.YcsbTable;
-import io.strata.bench.ycsb.YcsbWorkloads;
+import io.strata.bench.common.BenchCommand;
 import io.strata.cli.CommandLines;
-import io.strata.hbase.placement.PlacementScanner;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
-import io.strata.local.EmbeddedHBase;
 import io.strata.local.LocalClusterConfig;
 import io.strata.local.TieredDfsCluster;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.StorageType;
-import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.client.Admin;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code strata bench media}: the storage-media paper's eleven cases (its Table 1) on one
  * machine. One tiered HDFS whose SSD and HDD volumes are emulated ({@link MediaEmulation}) serves
  * every case; each case gets a fresh HBase (the WAL policy is RegionServer-wide) with its
  * placement keys ({@link MediaCases}) and root directory, a pre-split table and YCSB's load
- * phase. The report ({@link MediaReport}) compares the cases as the paper did.
+ * phase ({@link MediaCaseRun}). The report ({@link MediaReport}) compares the cases as the paper
+ * did.
  *
  * <p>The storage-media paper: <i>Optimize Hadoop Cluster Performance with Various Storage Media</i>.
  */
 public final class MediaBench {
-  private static final Logger LOG = LoggerFactory.getLogger(MediaBench.class);
   private static final String COMMAND = "strata bench media";
   private static final int DATANODES = 3;
+  /** {@link MediaCases#names()} as a constant, for the usage (MediaBenchCliTest holds them). */
+  static final String CASE_NAMES = "50G_RAM, 50G_SSD, 50G_HDD, 1T_SSD, 1T_HDD, 1T_RAM_SSD, "
+    + "1T_RAM_HDD, 1T_SSD_HDD, 1T_SSD_All_HDD, 1T_RAM_SSD_HDD, 1T_RAM_SSD_All_HDD";
   private static final String HEADER = "Runs the storage-media study's cases (its Table 1) on "
     + "one machine: HDFS with a RAM tier on tmpfs and emulated SSD and HDD volumes (the study's "
     + "device figures), a fresh HBase per case with the case's placement, and YCSB's load "
-    + "phase. Writes report.md, results.json and PNG plots to --out.\n\nCases: "
-    + MediaCases.names() + "\n\nSSD count (the study's Figures 4 and 5): --ssd-volumes 4,8 "
+    + "phase. Writes report.md, results.json and PNG plots to --out.%n%nCases: " + CASE_NAMES
+    + "%n%nSSD count (the study's Figures 4 and 5): --ssd-volumes 4,8 "
     + "runs 50G_SSD on 4 and on 8 SSD volumes per DataNode (cases 50G_4SSD, 50G_8SSD), each "
     + "without and with the study's disk-controller cap (1536 MB/s over a DataNode's SSDs; "
-    + "cases 50G_4SSD_cap1536, 50G_8SSD_cap1536) unless --controller-cap says otherwise.\n\n";
-  /** A YCSB status line: {@code ... 10 sec: 12345 operations; 1234.5 current ops/sec; ...}. */
-  private static final Pattern STATUS =
-    Pattern.compile("(\\d+ sec: \\d+ operations;[^\\[]*)");
+    + "cases 50G_4SSD_cap1536, 50G_8SSD_cap1536) unless --controller-cap says otherwise.";
 
   private MediaBench() {
   }
@@ -77,31 +50,60 @@ public final class MediaBench {
     File ramDir, boolean ramBacked) {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "cases", true,
-      "comma-separated case names (default: all eleven, in the study's order)");
-    o.addOption(null, "ssd-volumes", true,
-      "instead of --cases: the study's SSD-count cases, 50G_SSD on each of these numbers of SSD "
-      + "volumes per DataNode (1 to " + SsdSetup.MAX_VOLUMES + "), e.g. 4,8, run in that order; "
-      + "named 50G_NSSD");
-    o.addOption(null, "controller-cap", true,
-      "with --ssd-volumes: bandwidth shared by each DataNode's SSD volumes, a list of none, "
-      + "study (the study's SATA controllers, " + SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND
-        / 1_000_000 + " MB/s) or MB/s; every count runs under every cap, capped cases named "
-      + "50G_NSSD_capMB (default: none,study)");
-    o.addOption(null, "warmup", false,
-      "load the first case once more before it, unrecorded, so that no measured case pays for "
-      + "this JVM's warm-up (the first case of a run is otherwise the slowest; default: off)");
-    o.addOption(null, "scale", true, "quick (default, about a minute per case) or full");
-    o.addOption(null, "out", true,
-      "report directory (default $STRATA_WORK/bench/media/report-SCALE)");
-    o.addOption(null, "work-dir", true,
-      "cluster data, wiped at start (default $STRATA_WORK/bench/media/work)");
-    o.addOption(null, "ram-dir", true,
-      "RAM tier directory (default /dev/shm/strata-USER-ID; must be tmpfs for the RAM medium)");
-    o.addOption("h", "help", false, "this text");
-    return o;
+  /** The command line: picocli's options, turned into {@link Options}. */
+  @Command(name = COMMAND, sortOptions = false, description = HEADER)
+  static final class Cli extends BenchCommand<Options> {
+    @Option(names = "--cases", paramLabel = "A,B",
+      description = "comma-separated case names (default: all eleven, in the study's order)")
+    String cases;
+    @Option(names = "--ssd-volumes", paramLabel = "N,N",
+      description = "instead of --cases: the study's SSD-count cases, 50G_SSD on each of these "
+        + "numbers of SSD volumes per DataNode (1 to " + SsdSetup.MAX_VOLUMES + "), e.g. 4,8, "
+        + "run in that order; named 50G_NSSD")
+    String ssdVolumes;
+    @Option(names = "--controller-cap", paramLabel = "CAPS",
+      description = "with --ssd-volumes: bandwidth shared by each DataNode's SSD volumes, a "
+        + "list of none, study (the study's SATA controllers, "
+        + SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND / 1_000_000 + " MB/s) or MB/s; every "
+        + "count runs under every cap, capped cases named 50G_NSSD_capMB (default: none,study)")
+    String controllerCap;
+    @Option(names = "--warmup",
+      description = "load the first case once more before it, unrecorded, so that no measured "
+        + "case pays for this JVM's warm-up (the first case of a run is otherwise the slowest; "
+        + "default: off)")
+    boolean warmup;
+    @Option(names = "--scale", paramLabel = "quick|full", defaultValue = "quick",
+      description = "quick (default, about a minute per case) or full")
+    String scale;
+    @Option(names = "--out", paramLabel = "DIR",
+      description = "report directory (default $STRATA_WORK/bench/media/report-SCALE)")
+    File out;
+    @Option(names = "--work-dir", paramLabel = "DIR",
+      description = "cluster data, wiped at start (default $STRATA_WORK/bench/media/work)")
+    File workDir;
+    @Option(names = "--ram-dir", paramLabel = "DIR",
+      description = "RAM tier directory (default /dev/shm/strata-USER-ID; must be tmpfs for the "
+        + "RAM medium)")
+    File ramDir;
+
+    @Override
+    protected Options settings() {
+      MediaScale s;
+      try {
+        s = MediaScale.parse(scale);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--scale: " + e.getMessage(), e);
+      }
+      File base = CommandLines.workDir("bench/media");
+      return new Options(s, cases(cases, ssdVolumes, controllerCap),
+        out != null ? out : new File(base, "report-" + s.optionName()),
+        workDir != null ? workDir : new File(base, "work"), ramDir, warmup);
+    }
+  }
+
+  /** What the command line asks for; {@code ramDir} null: the cluster's default. */
+  record Options(MediaScale scale, List<MediaCase> cases, File out, File workDir, File ramDir,
+    boolean warmup) {
   }
 
   public static void main(String[] args) {
@@ -109,33 +111,13 @@ public final class MediaBench {
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse(COMMAND, COMMAND + " [--cases A,B | --ssd-volumes 4,8 "
-        + "[--controller-cap none,study]] [--warmup] [--scale quick|full] [--out DIR]", HEADER,
-        options(),
-        args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    MediaScale scale;
-    List<MediaCase> cases;
-    try {
-      scale = MediaScale.parse(cl.getOptionValue("scale", "quick"));
-      cases = cases(cl);
-    } catch (IllegalArgumentException e) {
-      System.err.println(COMMAND + ": " + e.getMessage());
-      return 2;
-    }
-    File base = CommandLines.workDir("bench/media");
-    File outDir = new File(cl.getOptionValue("out",
-      new File(base, "report-" + scale.optionName()).getPath()));
-    LocalClusterConfig config = new LocalClusterConfig()
-      .workDir(new File(cl.getOptionValue("work-dir", new File(base, "work").getPath())));
-    if (cl.hasOption("ram-dir")) {
-      config.ramDir(new File(cl.getOptionValue("ram-dir")));
-    }
-    return run(config, scale, cases, outDir, cl.hasOption("warmup"), out);
+    return BenchCommand.run(new Cli(), args, out, o -> {
+      LocalClusterConfig config = new LocalClusterConfig().workDir(o.workDir());
+      if (o.ramDir() != null) {
+        config.ramDir(o.ramDir());
+      }
+      return run(config, o.scale(), o.cases(), o.out(), o.warmup(), out);
+    });
   }
 
   /**
@@ -153,21 +135,21 @@ public final class MediaBench {
    *
    * @throws IllegalArgumentException for a bad value or options that do not go together
    */
-  static List<MediaCase> cases(CommandLine cl) {
-    if (cl.hasOption("ssd-volumes")) {
-      if (cl.hasOption("cases")) {
+  static List<MediaCase> cases(String cases, String ssdVolumes, String controllerCap) {
+    if (ssdVolumes != null) {
+      if (cases != null) {
         throw new IllegalArgumentException("--ssd-volumes runs its own cases (50G_SSD on each "
           + "SSD count); drop --cases, or run the two separately");
       }
-      List<Integer> volumes = SsdSetup.parseVolumes(cl.getOptionValue("ssd-volumes"));
-      List<Long> caps = SsdSetup.parseCaps(cl.getOptionValue("controller-cap", "none,study"));
+      List<Integer> volumes = SsdSetup.parseVolumes(ssdVolumes);
+      List<Long> caps = SsdSetup.parseCaps(controllerCap != null ? controllerCap : "none,study");
       return MediaCases.ssdScaling(volumes, caps);
     }
-    if (cl.hasOption("controller-cap")) {
+    if (controllerCap != null) {
       throw new IllegalArgumentException("--controller-cap applies to the SSD-count cases: add "
         + "--ssd-volumes (e.g. 4,8); the other cases have one SSD volume per DataNode");
     }
-    return cl.hasOption("cases") ? MediaCases.parse(cl.getOptionValue("cases")) : MediaCases.ALL;
+    return cases != null ? MediaCases.parse(cases) : MediaCases.ALL;
   }
 
   /**
@@ -226,7 +208,7 @@ public final class MediaBench {
                   ssdVolumes * Medium.SSD.bytesPerSecond() / 1_000_000)
                 : " (at or above the volumes' own rates together: it cannot bind)") : "");
           }
-          results.add(runCase(results.size(), c, dfs, media,
+          results.add(MediaCaseRun.run(results.size(), c, dfs, media,
             settings(scale, cases, outDir, config, backed), out));
         }
       } finally {
@@ -266,7 +248,7 @@ public final class MediaBench {
   private static void warmUp(MediaCase c, TieredDfsCluster dfs, MediaEmulation media,
     Settings s, PrintStream out) {
     MediaCase w = c.on(c.ssd(), "warmup-" + c.name(), c.study());
-    CaseResult r = runCase(-1, w, dfs, media, s, out);
+    CaseResult r = MediaCaseRun.run(-1, w, dfs, media, s, out);
     if (r.ok()) {
       out.printf(Locale.ROOT, "[media] warm-up done (%,.0f ops/s, not reported)%n",
         r.throughputOps());
@@ -294,187 +276,10 @@ public final class MediaBench {
     MediaCase.studyDfsTuning().forEach(config::dfs);
     // The resource tables (the paper's Tables 9 to 11) and memstore over time (its Figure 15)
     // come from monitoring each load over the RegionServer's /jmx.
-    BenchMonitor.hbaseKeys(MONITOR_MS).forEach(config::hbase);
+    BenchMonitor.hbaseKeys(MediaCaseRun.MONITOR_MS).forEach(config::hbase);
     // One RegionServer in this JVM: the master need not wait 4.5 s for more to check in.
     config.hbase("hbase.master.wait.on.regionservers.timeout", "500");
     config.hbase("hbase.master.wait.on.regionservers.interval", "100");
-  }
-
-  static CaseResult runCase(int index, MediaCase c, TieredDfsCluster dfs, MediaEmulation media,
-    Settings s, PrintStream out) {
-    MediaScale scale = s.scale();
-    String tag = String.format(Locale.ROOT, "[%d/%d %s]", index + 1, s.cases().size(), c.name());
-    String root = "/hbase-" + (index + 1) + "-" + c.name();
-    long t0 = System.nanoTime();
-    LocalClusterConfig config = dfs.config();
-    // Every case sets the same keys, so each overrides the previous case's.
-    config.hbase(HConstants.HBASE_DIR, dfs.uri() + root);
-    Map<String, String> keys = c.hbaseKeys(scale.compactionThresholdBytes());
-    keys.putAll(c.studyTuning());
-    keys.forEach(config::hbase);
-    out.printf(Locale.ROOT, "%s starting HBase: WAL %s, flushed %s, compacted %s/%s, archived %s%n",
-      tag, c.wal(), c.flushed(), c.compactedSmall(), c.compactedLarge(), c.archived());
-    try {
-      placeRoot(dfs, root, c.rest());
-    } catch (IOException e) {
-      LOG.error("Case {}: cannot prepare {}", c.name(), root, e);
-      out.printf(Locale.ROOT, "%s FAILED: cannot prepare %s: %s%n", tag, root, e);
-      return CaseResult.failed(c, 0, "cannot prepare " + root + ": " + e);
-    }
-    LOG.info("Case {}: root {}, keys {}", c.name(), root, keys);
-    Path dir = new File(s.out(), "cases/" + c.name()).toPath();
-    CaseResult result;
-    try (EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
-      int regions = scale.regions(c.dataset());
-      try (Admin admin = hbase.connection().getAdmin()) {
-        YcsbTable.create(admin, YcsbTable.DEFAULT_TABLE, YcsbTable.DEFAULT_FAMILY, regions);
-      }
-      long records = scale.records(c.dataset());
-      out.printf(Locale.ROOT, "%s HBase up in %.1f s; YCSB load of %,d records into %d regions, "
-        + "%d threads%n", tag, (System.nanoTime() - t0) / 1e9, records, regions, scale.threads());
-      Map<StorageType, Long> before = media.bytesWritten();
-      YcsbRun run;
-      Timeline timeline;
-      ScheduledExecutorService progress = progress(dir.resolve("load.err"), tag, out);
-      try (Admin admin = hbase.connection().getAdmin();
-        Monitor monitor = Monitor.start(Duration.ofMillis(MONITOR_MS), Path.of("/"),
-          new RegionServerJmx(admin, Duration.ofSeconds(5)))) {
-        monitor.phase("load");
-        run = runner(hbase, scale, records, dir).execute(YcsbRunner.Phase.LOAD, dir);
-        timeline = monitor.stop();
-      } finally {
-        progress.shutdownNow();
-      }
-      timeline.plot(c.name(), dir.resolve("monitor.png").toFile());
-      Map<String, Double> resources = resources(timeline);
-      Map<StorageType, Long> written = MediaEmulation.difference(media.bytesWritten(), before);
-      ObjectNode placement;
-      try (FileSystem fs = FileSystem.newInstance(dfs.uri(), dfs.configuration())) {
-        placement = new PlacementScanner((org.apache.hadoop.hdfs.DistributedFileSystem) fs,
-          hbase.configuration()).scan(hbase.rootDir()).toJson();
-      }
-      YcsbReport.Operation insert = run.report().operation("INSERT");
-      long failed = insert.returnedTotal() - insert.returned("OK");
-      result = new CaseResult(c, insert.count(), records, run.report().throughputOpsPerSec(),
-        insert.averageUs(), insert.percentileUs(99).orElse(Double.NaN), failed,
-        run.report().runTimeMs() / 1000, 0, written, placement, null, resources);
-      out.printf(Locale.ROOT, "%s %,.0f ops/s, latency avg %,.0f us, p99 %,.0f us; written "
-        + "RAM %s, SSD %s, HDD %s%s%n", tag, result.throughputOps(), result.latencyUsAvg(),
-        result.latencyUsP99(), MediaReport.mib(MediaReport.written(result, Medium.RAM)),
-        MediaReport.mib(MediaReport.written(result, Medium.SSD)),
-        MediaReport.mib(MediaReport.written(result, Medium.HDD)),
-        failed > 0 ? "; " + failed + " inserts FAILED" : "");
-    } catch (Exception e) {
-      LOG.error("Case {} failed", c.name(), e);
-      out.printf(Locale.ROOT, "%s FAILED: %s%n", tag, e.getMessage());
-      return CaseResult.failed(c, (System.nanoTime() - t0) / 1e9, String.valueOf(e.getMessage()));
-    }
-    deleteRoot(dfs, root, tag, out);
-    double seconds = (System.nanoTime() - t0) / 1e9;
-    out.printf(Locale.ROOT, "%s done in %.1f s%n", tag, seconds);
-    return new CaseResult(c, result.records(), result.recordsTarget(), result.throughputOps(),
-      result.latencyUsAvg(),
-      result.latencyUsP99(), result.insertsFailed(), result.loadSeconds(), seconds,
-      result.bytesWritten(), result.placement(), null, result.resources());
-  }
-
-  /** Monitoring interval of the loads. */
-  static final long MONITOR_MS = 1000;
-
-  /**
-   * The load's means of every monitored series, and the GC milliseconds in all and the largest
-   * memstore over it.
-   */
-  static Map<String, Double> resources(Timeline t) {
-    Map<String, Double> r = new LinkedHashMap<>(t.means(t.phases().get(0)));
-    double gc = 0;
-    double memstore = 0;
-    for (int i = 0; i < t.t().length; i++) {
-      double g = t.series().get("gc_ms")[i];
-      double m = t.series().get("memstore_mb")[i];
-      gc += Double.isNaN(g) ? 0 : g;
-      memstore = Double.isNaN(m) ? memstore : Math.max(memstore, m);
-    }
-    r.put("gc_ms_total", gc);
-    r.put("memstore_mb_max", memstore);
-    return r;
-  }
-
-  private static YcsbRunner runner(EmbeddedHBase hbase, MediaScale scale, long records, Path dir)
-    throws IOException {
-    Files.createDirectories(dir);
-    // The paper's 1T_workload: CoreWorkload, 5 fields of 200 bytes, load only.
-    return new YcsbRunner(YcsbWorkloads.write(YcsbWorkloads.A, dir))
-      .property(HConstants.ZOOKEEPER_QUORUM, "localhost")
-      .property(HConstants.ZOOKEEPER_CLIENT_PORT,
-        hbase.configuration().get(HConstants.ZOOKEEPER_CLIENT_PORT))
-      .property("recordcount", Long.toString(records))
-      .property("maxexecutiontime", Integer.toString(scale.loadSeconds()))
-      .property("fieldcount", "5")
-      .property("fieldlength", "200")
-      .property(HBaseClient26.CLIENT_BUFFERING, "true")
-      .property(HBaseClient26.WRITE_BUFFER_SIZE, Long.toString(scale.writeBufferBytes()))
-      .threads(scale.threads())
-      .jvmOption("-Xmx1g")
-      .statusIntervalSeconds(5)
-      .timeout(scale.caseTimeout());
-  }
-
-  /** Prints YCSB's latest status line every 10 s. */
-  private static ScheduledExecutorService progress(Path stderr, String tag, PrintStream out) {
-    ScheduledExecutorService ex = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "media-progress");
-      t.setDaemon(true);
-      return t;
-    });
-    ex.scheduleAtFixedRate(() -> {
-      String last = lastStatus(stderr);
-      if (last != null) {
-        out.printf(Locale.ROOT, "%s   %s%n", tag, last.trim());
-      }
-    }, 10, 10, TimeUnit.SECONDS);
-    return ex;
-  }
-
-  static String lastStatus(Path stderr) {
-    try {
-      if (!Files.exists(stderr)) {
-        return null;
-      }
-      String last = null;
-      for (String line : Files.readAllLines(stderr, StandardCharsets.UTF_8)) {
-        Matcher m = STATUS.matcher(line);
-        if (m.find()) {
-          last = m.group(1);
-        }
-      }
-      return last;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Creates the case's HBase root with the policy of the case's "other files", so that what
-   * Strata does not place itself (descriptors, the master's store, region info) is on them too.
-   */
-  private static void placeRoot(TieredDfsCluster dfs, String root, Medium rest)
-    throws IOException {
-    try (FileSystem fs = FileSystem.newInstance(dfs.uri(), dfs.configuration())) {
-      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(root);
-      fs.mkdirs(p);
-      fs.setStoragePolicy(p, rest.policy());
-    }
-  }
-
-  /** Deletes the case's HBase root so that the next case starts on empty volumes. */
-  private static void deleteRoot(TieredDfsCluster dfs, String root, String tag, PrintStream out) {
-    try (FileSystem fs = FileSystem.newInstance(dfs.uri(), dfs.configuration())) {
-      fs.delete(new org.apache.hadoop.fs.Path(root), true);
-    } catch (IOException e) {
-      LOG.warn("Could not delete {} after its case; the next cases have less space", root, e);
-      out.printf(Locale.ROOT, "%s WARNING: could not delete %s: %s%n", tag, root, e);
-    }
   }
 
   static String summary(List<CaseResult> results, MediaReport report) {

@@ -1,16 +1,14 @@
 package io.strata.bench.media;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.Charts;
-import io.strata.cli.JsonReports;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -65,7 +63,7 @@ final class MediaReport {
   /** Writes every file; returns the PNGs written (none if this JVM cannot draw text). */
   List<File> write(File dir) throws IOException {
     Files.createDirectories(dir.toPath());
-    JsonReports.write(new File(dir, JSON), json());
+    BenchJson.write(new File(dir, JSON), result());
     List<File> pngs = new ArrayList<>();
     String plotProblem = null;
     try {
@@ -118,177 +116,85 @@ final class MediaReport {
       .collect(Collectors.joining(", "));
   }
 
-  ObjectNode json() {
-    ObjectMapper mapper = new ObjectMapper();
-    ObjectNode doc = mapper.createObjectNode();
-    ObjectNode s = doc.putObject("settings");
+  /** The run as its Result record, results.json's content. */
+  MediaResult result() {
     MediaScale scale = settings.scale();
-    s.put("scale", scale.optionName());
-    s.put("datanodes", settings.dataNodes());
-    s.put("replication", 3);
-    s.put("ram_tier_bytes_per_datanode", scale.ramTierBytes());
-    s.put("ram_tier_dir", settings.ramDir().getPath());
-    s.put("ram_tier_ram_backed", settings.ramBacked());
-    s.put("record_bytes", MediaScale.RECORD_BYTES);
-    s.put("ycsb_threads", scale.threads());
-    s.put("ycsb_client_buffer_bytes", scale.writeBufferBytes());
-    s.put("memstore_flush_bytes", scale.flushBytes());
-    s.put("compaction_threshold_bytes", scale.compactionThresholdBytes());
-    s.put("hdfs_block_bytes", scale.blockBytes());
-    s.put("wal_block_bytes", scale.walBlockBytes());
-    s.put("load_seconds_limit", scale.loadSeconds());
-    ObjectNode datasets = s.putObject("datasets");
+    Map<String, MediaResult.DatasetSize> datasets = new LinkedHashMap<>();
     for (Dataset d : Dataset.values()) {
-      ObjectNode n = datasets.putObject(d.studyName());
-      n.put("bytes", scale.dataBytes(d));
-      n.put("records", scale.records(d));
-      n.put("regions", scale.regions(d));
+      datasets.put(d.studyName(), new MediaResult.DatasetSize(scale.dataBytes(d),
+        scale.records(d), scale.regions(d)));
     }
-    ObjectNode media = s.putObject("media");
+    Map<String, MediaResult.Emulated> media = new LinkedHashMap<>();
     for (Medium m : Medium.values()) {
-      ObjectNode n = media.putObject(m.name());
-      n.put("policy", m.policy());
-      n.put("emulated", m.emulated());
-      n.put("delay_us_per_operation", m.perOperation().toNanos() / 1000.0);
-      n.put("bandwidth_bytes_per_s", m.bytesPerSecond());
+      media.put(m.name(), new MediaResult.Emulated(m.policy(), m.emulated(),
+        m.perOperation().toNanos() / 1000.0, m.bytesPerSecond()));
     }
-    ObjectNode tuning = s.putObject("study_tuning");
-    MediaCase.studyHBaseTuning().forEach(tuning.putObject("hbase")::put);
-    MediaCase.studyDfsTuning().forEach(tuning.putObject("hdfs")::put);
-    s.put("bytes_written_source", "DataNode FileIoProvider hook: WRITE and NATIVE_COPY bytes per "
-      + "volume during the load, all DataNodes and replicas");
-
-    ObjectNode cases = doc.putObject("cases");
+    MediaResult.Recorded recorded = new MediaResult.Recorded(scale.optionName(),
+      settings.dataNodes(), 3, scale.ramTierBytes(), settings.ramDir().getPath(),
+      settings.ramBacked(), MediaScale.RECORD_BYTES, scale.threads(), scale.writeBufferBytes(),
+      scale.flushBytes(), scale.compactionThresholdBytes(), scale.blockBytes(),
+      scale.walBlockBytes(), scale.loadSeconds(), datasets, media,
+      new MediaResult.Tuning(MediaCase.studyHBaseTuning(), MediaCase.studyDfsTuning()),
+      "DataNode FileIoProvider hook: WRITE and NATIVE_COPY bytes per volume during the load, "
+        + "all DataNodes and replicas");
+    Map<String, MediaResult.Case> cases = new LinkedHashMap<>();
     for (CaseResult r : results) {
       MediaCase c = r.mediaCase();
-      ObjectNode n = cases.putObject(c.name());
-      n.put("dataset", c.dataset().studyName());
-      n.put("study", c.study());
-      n.put("ssd_volumes_per_datanode", c.ssd().volumes());
-      putCap(n, "ssd_controller_cap_bytes_per_s", c.ssd());
-      ObjectNode placement = n.putObject("placement_keys");
-      c.hbaseKeys(scale.compactionThresholdBytes()).forEach(placement::put);
-      c.studyTuning().forEach(n.putObject("tuning")::put);
-      n.put("ok", r.ok());
+      Map<String, String> placement = c.hbaseKeys(scale.compactionThresholdBytes());
+      Long cap = MediaResult.cap(c.ssd().capped() ? c.ssd().controllerBytesPerSecond() : 0);
       if (!r.ok()) {
-        n.put("error", r.error());
-        n.put("case_seconds", r.caseSeconds());
+        cases.put(c.name(), new MediaResult.Case(c.dataset().studyName(), c.study(),
+          c.ssd().volumes(), cap, placement, c.studyTuning(), false, r.error(), null, null, null,
+          null, null, null, null, null, null, null, null, r.caseSeconds(), null, null, null));
         continue;
       }
-      n.put("records", r.records());
-      n.put("records_target", r.recordsTarget());
-      n.put("load_stopped_at_time_limit", r.truncated());
-      n.put("throughput_ops", r.throughputOps());
-      n.put("latency_us_avg", r.latencyUsAvg());
-      n.put("latency_us_p99", r.latencyUsP99());
-      putRatio(n, "throughput_vs_hdd", relThroughput(r));
-      putRatio(n, "latency_avg_vs_hdd", relLatencyAvg(r));
-      putRatio(n, "latency_p99_vs_hdd", relLatencyP99(r));
-      n.put("inserts_failed", r.insertsFailed());
-      n.put("load_seconds", r.loadSeconds());
-      n.put("case_seconds", r.caseSeconds());
-      ObjectNode written = n.putObject("bytes_written_per_storage_type");
+      Map<String, Long> written = new LinkedHashMap<>();
       r.bytesWritten().forEach((t, b) -> written.put(t.name(), b));
-      if (r.placement() != null) {
-        n.set("placement_at_end", r.placement());
-      }
-      ObjectNode res = n.putObject("resources");
-      r.resources().forEach((k, v) -> {
-        if (Double.isNaN(v)) {
-          res.putNull(k);
-        } else {
-          res.put(k, Math.round(v * 1000) / 1000.0);
-        }
-      });
+      cases.put(c.name(), new MediaResult.Case(c.dataset().studyName(), c.study(),
+        c.ssd().volumes(), cap, placement, c.studyTuning(), true, null, r.records(),
+        r.recordsTarget(), r.truncated(), r.throughputOps(), r.latencyUsAvg(), r.latencyUsP99(),
+        MediaResult.ratio(relThroughput(r)), MediaResult.ratio(relLatencyAvg(r)),
+        MediaResult.ratio(relLatencyP99(r)), r.insertsFailed(), r.loadSeconds(), r.caseSeconds(),
+        written, r.placement(), MediaResult.resources(r.resources())));
     }
-    if (scaling.ran()) {
-      doc.set("ssd_scaling", scalingJson(mapper));
-    }
-    ArrayNode f = doc.putArray("findings");
+    List<MediaResult.Finding> found = new ArrayList<>();
     for (StudyFindings.Finding x : findings) {
-      ObjectNode n = f.addObject();
-      n.put("claim", x.claim());
-      n.put("study", x.study());
-      n.put("strata", x.strata());
-      n.put("verdict", x.verdict().text);
+      found.add(new MediaResult.Finding(x.claim(), x.study(), x.strata(), x.verdict().text));
     }
-    return doc;
-  }
-
-  private static void putCap(ObjectNode n, String key, SsdSetup ssd) {
-    if (ssd.capped()) {
-      n.put(key, ssd.controllerBytesPerSecond());
-    } else {
-      n.putNull(key);
-    }
+    return new MediaResult(recorded, cases, scaling.ran() ? scalingResult() : null, found);
   }
 
   /** The SSD-count cases side by side, their ratios, and the paper's. */
-  private ObjectNode scalingJson(ObjectMapper mapper) {
-    ObjectNode n = mapper.createObjectNode();
-    n.put("what", "the study's 50G single-storage SSD case on different numbers of SSD volumes "
-      + "per DataNode (its Figures 4 and 5), without and with a controller cap shared by a "
-      + "DataNode's SSD volumes");
-    ArrayNode counts = n.putArray("ssd_volumes_per_datanode");
-    scaling.volumeCounts().forEach(counts::add);
-    ArrayNode caps = n.putArray("controller_caps_bytes_per_s");
-    scaling.caps().forEach(c -> {
-      if (c == 0) {
-        caps.addNull();
-      } else {
-        caps.add(c);
-      }
-    });
-    n.put("ssd_bytes_per_s_per_volume", Medium.SSD.bytesPerSecond());
-    n.put("study_controller_cap_bytes_per_s", SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND);
-    ArrayNode rows = n.putArray("cases");
+  private MediaResult.Scaling scalingResult() {
+    List<MediaResult.ScalingCase> rows = new ArrayList<>();
     for (CaseResult r : scaling.cases()) {
-      ObjectNode row = rows.addObject();
       SsdSetup ssd = r.mediaCase().ssd();
-      row.put("case", r.mediaCase().name());
-      row.put("ssd_volumes_per_datanode", ssd.volumes());
-      putCap(row, "controller_cap_bytes_per_s", ssd);
-      row.put("cap_below_volumes_combined_rate", ssd.capBinds());
-      row.put("ok", r.ok());
-      if (!r.ok()) {
-        row.put("error", r.error());
-        continue;
-      }
-      row.put("throughput_ops", r.throughputOps());
-      row.put("latency_us_avg", r.latencyUsAvg());
-      row.put("latency_us_p99", r.latencyUsP99());
-      row.put("records", r.records());
-      row.put("load_stopped_at_time_limit", r.truncated());
-      row.put("ssd_write_bytes_per_s_per_datanode",
-        SsdScaling.ssdBytesPerSecondPerDataNode(r, settings.dataNodes()));
+      Long cap = MediaResult.cap(ssd.capped() ? ssd.controllerBytesPerSecond() : 0);
+      rows.add(r.ok()
+        ? new MediaResult.ScalingCase(r.mediaCase().name(), ssd.volumes(), cap, ssd.capBinds(),
+          true, null, r.throughputOps(), r.latencyUsAvg(), r.latencyUsP99(), r.records(),
+          r.truncated(), SsdScaling.ssdBytesPerSecondPerDataNode(r, settings.dataNodes()))
+        : new MediaResult.ScalingCase(r.mediaCase().name(), ssd.volumes(), cap, ssd.capBinds(),
+          false, r.error(), null, null, null, null, null, null));
     }
-    ArrayNode cmp = n.putArray("comparisons");
+    List<MediaResult.Comparison> comparisons = new ArrayList<>();
     for (SsdScaling.Comparison c : scaling.comparisons()) {
-      ObjectNode x = cmp.addObject();
-      x.put("case", c.more().mediaCase().name());
-      x.put("against", c.fewer().mediaCase().name());
-      if (c.controllerBytesPerSecond() == 0) {
-        x.putNull("controller_cap_bytes_per_s");
-      } else {
-        x.put("controller_cap_bytes_per_s", c.controllerBytesPerSecond());
-      }
-      x.put("throughput_ratio", c.throughputRatio());
-      x.put("latency_avg_ratio", c.latencyAvgRatio());
-      x.put("latency_p99_ratio", c.latencyP99Ratio());
-      x.put("little_gain", c.littleGain());
+      comparisons.add(new MediaResult.Comparison(c.more().mediaCase().name(),
+        c.fewer().mediaCase().name(), MediaResult.cap(c.controllerBytesPerSecond()),
+        c.throughputRatio(), c.latencyAvgRatio(), c.latencyP99Ratio(), c.littleGain()));
     }
-    ObjectNode study = n.putObject("study");
-    study.put("cases", "50G_8SSD against 50G_4SSD, on the study's hardware (two SATA "
-      + "controllers, 1536 MB/s per node in all)");
-    study.put("throughput_ratio_8_vs_4", SsdScaling.STUDY_THROUGHPUT_8_VS_4);
-    study.put("latency_ratio_8_vs_4", SsdScaling.STUDY_LATENCY_8_VS_4);
-    study.putNull("throughput_ops");
-    study.putNull("latency_us");
-    study.put("source", SsdScaling.STUDY_SOURCE);
-    study.put("figures_show", "8 SSDs per node barely above 4 in throughput and somewhat "
-      + "lower in latency: far from the doubling twice the SSDs could give, because the SATA "
-      + "controllers, not the SSDs, limited the disk bandwidth");
-    return n;
+    List<Long> caps = new ArrayList<>();
+    scaling.caps().forEach(c -> caps.add(MediaResult.cap(c)));
+    return new MediaResult.Scaling("the study's 50G single-storage SSD case on different numbers "
+      + "of SSD volumes per DataNode (its Figures 4 and 5), without and with a controller cap "
+      + "shared by a DataNode's SSD volumes", scaling.volumeCounts(), caps,
+      Medium.SSD.bytesPerSecond(), SsdSetup.STUDY_CONTROLLER_BYTES_PER_SECOND, rows, comparisons,
+      new MediaResult.ScalingStudy("50G_8SSD against 50G_4SSD, on the study's hardware (two "
+        + "SATA controllers, 1536 MB/s per node in all)", SsdScaling.STUDY_THROUGHPUT_8_VS_4,
+        SsdScaling.STUDY_LATENCY_8_VS_4, null, null, SsdScaling.STUDY_SOURCE, "8 SSDs per node "
+        + "barely above 4 in throughput and somewhat lower in latency: far from the doubling "
+        + "twice the SSDs could give, because the SATA controllers, not the SSDs, limited the "
+        + "disk bandwidth"));
   }
 
   /** The report's section on the SSD-count cases; empty when none ran. */
@@ -379,9 +285,9 @@ final class MediaReport {
         v(m, "cpu_user_pct"), v(m, "cpu_system_pct"), v(m, "cpu_iowait_pct"),
         v(m, "memstore_mb"), v(m, "memstore_mb_max"), v(m, "flush_queue"),
         v(m, "compaction_queue"), v(m, "gc_ms_total"),
-        v(m, "updates_blocked_ms") * s / (MediaBench.MONITOR_MS / 1000.0)));
+        v(m, "updates_blocked_ms") * s / (MediaCaseRun.MONITOR_MS / 1000.0)));
     }
-    sb.append("\nMeans over each case's load, sampled every ").append(MediaBench.MONITOR_MS)
+    sb.append("\nMeans over each case's load, sampled every ").append(MediaCaseRun.MONITOR_MS)
       .append(" ms: the media's MB/s are the bytes the DataNodes wrote to them (all replicas) "
         + "over the load time; the machine's disk, loopback traffic (the one-JVM cluster's "
         + "RPC and DataNode pipelines: the study's network columns) and CPU shares from /proc, "
@@ -394,14 +300,6 @@ final class MediaReport {
   private static double v(Map<String, Double> m, String k) {
     Double x = m.get(k);
     return x == null ? Double.NaN : x;
-  }
-
-  private static void putRatio(ObjectNode n, String key, double v) {
-    if (Double.isNaN(v)) {
-      n.putNull(key);
-    } else {
-      n.put(key, v);
-    }
   }
 
   String markdown(List<File> pngs, String plotProblem) {

@@ -1,5 +1,6 @@
 package io.strata.bench.pcm;
 
+import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.Charts;
 import io.strata.bench.monitor.BenchMonitor;
 import java.awt.Color;
@@ -14,8 +15,10 @@ import java.util.Map;
 import org.knowm.xchart.CategoryChart;
 
 /**
- * The report of a {@code strata bench pcm} run: {@code report.md} with the paper's figures beside
- * the measured ones, {@code results.json}, and PNG plots of the speed-ups. Not thread-safe.
+ * The report of a {@code strata bench pcm} run, rendered from its {@link PcmResult} (and the
+ * scale's thread counts and durations): {@code report.md} with the paper's figures beside the
+ * measured ones, {@code results.json}, PNG plots of the speed-ups, and the console summary.
+ * Not thread-safe.
  */
 final class PcmReport {
   static final String MARKDOWN = "report.md";
@@ -25,10 +28,17 @@ final class PcmReport {
   private static final Color STRATA = new Color(40, 110, 180);
   private static final Color PAPER = new Color(200, 120, 40);
 
-  private final PcmResults r;
+  private final PcmResult r;
+  private final PcmScale s;
 
-  PcmReport(PcmResults r) {
+  PcmReport(PcmResult r, PcmScale s) {
     this.r = r;
+    this.s = s;
+  }
+
+  /** A figure the Result holds as JSON null (not a number) as NaN, as it is printed. */
+  private static double n(Double v) {
+    return v == null ? Double.NaN : v;
   }
 
   /** Writes the report into {@code dir}; returns the files written. */
@@ -38,18 +48,18 @@ final class PcmReport {
     }
     List<File> files = new ArrayList<>();
     File json = new File(dir, JSON);
-    r.writeJson(json);
+    BenchJson.write(json, r);
     files.add(json);
     List<String> plots = new ArrayList<>();
-    if (!r.table3.isEmpty()) {
+    if (!r.table3().isEmpty()) {
       List<String> cats = new ArrayList<>();
-      List<PcmResults.Step> steps = r.table3InOrder();
+      List<PcmResult.Step> steps = r.table3();
       double[] here = new double[steps.size()];
       double[] paper = new double[steps.size()];
       for (int i = 0; i < steps.size(); i++) {
-        cats.add(steps.get(i).step().step() + " " + steps.get(i).step().config());
-        here[i] = r.speedup(steps.get(i));
-        paper[i] = steps.get(i).step().paperSpeedup();
+        cats.add(steps.get(i).step() + " " + steps.get(i).config());
+        here[i] = n(steps.get(i).speedup());
+        paper[i] = steps.get(i).paperSpeedup();
       }
       File png = new File(dir, TABLE3_PNG);
       speedups("Table III: bulk-load speed-up over S.1 (default)", "speed-up over S.1", cats,
@@ -57,18 +67,18 @@ final class PcmReport {
       files.add(png);
       plots.add(TABLE3_PNG);
     }
-    if (!r.workloads.isEmpty()) {
+    if (!r.workloads().isEmpty()) {
       List<String> cats = new ArrayList<>();
       List<Double> here = new ArrayList<>();
       List<Double> paper = new ArrayList<>();
-      for (Map.Entry<String, Map<Long, PcmResults.Workload>> e : r.workloads.entrySet()) {
-        double[] p = PcmResults.PAPER_FIG5.getOrDefault(e.getKey(), new double[0]);
+      for (Map.Entry<String, PcmResult.Workload> e : r.workloads().entrySet()) {
+        List<Double> p = e.getValue().paperSpeedups();
         int i = 0;
-        for (Map.Entry<Long, PcmResults.Workload> d : e.getValue().entrySet()) {
-          cats.add(String.format(Locale.ROOT, "%s %,d", e.getKey(), d.getKey()));
-          here.add(d.getValue().speedup());
+        for (PcmResult.Dataset d : e.getValue().datasets()) {
+          cats.add(String.format(Locale.ROOT, "%s %,d", e.getKey(), d.records()));
+          here.add(n(d.speedup()));
           // The paper's smallest dataset against ours, then the next.
-          paper.add(i < p.length ? p[i] : Double.NaN);
+          paper.add(i < p.size() ? p.get(i) : Double.NaN);
           i++;
         }
       }
@@ -105,32 +115,31 @@ final class PcmReport {
 
   String markdown(List<String> plots) {
     StringBuilder sb = new StringBuilder();
-    PcmScale s = r.scale;
     sb.append("# strata bench pcm: the PCM paper's evaluation on Strata\n\n");
     sb.append(String.format(Locale.ROOT, "Scale `%s`: %d RegionServers and %d DataNodes in one "
       + "JVM of %d MiB heap; the paper's byte sizes (heap, memstore flush size, max file size) "
       + "divided by %d; bulk load of %,d records of 1 KB (10 fields of 100 bytes); datasets %s; "
       + "%d write and %d read client threads; %.0f s per measured workload. Run took %.0f s.%n%n",
-      s.optionName(), PcmBench.REGION_SERVERS, PcmBench.REGION_SERVERS, r.jvmHeapBytes >> 20,
-      s.sizeDivisor(), s.bulkRecords(), s.datasets(), s.writeThreads(), s.readThreads(),
-      s.runSeconds(), r.seconds));
+      s.optionName(), PcmBench.REGION_SERVERS, PcmBench.REGION_SERVERS,
+      r.scale().jvmHeapBytes() >> 20, s.sizeDivisor(), s.bulkRecords(), s.datasets(),
+      s.writeThreads(), s.readThreads(), s.runSeconds(), r.seconds()));
     sb.append("A RegionServer heap of H GB is emulated: the three RegionServers share this "
       + "JVM's heap, so each gets the memstore and block-cache bytes of an H GB heap (scaled) "
       + "as its global memstore and block cache fractions. Heap settings take an HBase restart "
       + "(a fresh cluster here); every other setting is applied online by PCM's executor "
       + "(modifyTable). No media emulation: all volumes are this machine's disk.\n\n");
-    if (!r.table3.isEmpty()) {
+    if (!r.table3().isEmpty()) {
       sb.append("## Table III: bulk load step by step\n\n");
       sb.append("| step | configuration | ops/s | speed-up | paper | regions at end |\n");
       sb.append("|---|---|---:|---:|---:|---:|\n");
-      for (PcmResults.Step st : r.table3InOrder()) {
+      for (PcmResult.Step st : r.table3()) {
         sb.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2fx | %.1fx | %d |%n",
-          st.step().step(), st.step().config(), st.opsPerSec(), r.speedup(st),
-          st.step().paperSpeedup(), st.regions()));
+          st.step(), st.config(), st.opsPerS(), n(st.speedup()), st.paperSpeedup(),
+          st.regionsAtEnd()));
       }
       sb.append("\n");
     }
-    if (!r.workloads.isEmpty()) {
+    if (!r.workloads().isEmpty()) {
       sb.append("## Per workload (Fig. 5): PCM policy vs default\n\n");
       sb.append("Default: HBase's settings (1 GB heap emulated), the table created with one "
         + "region. PCM: the class's policy from workload-policies (X from the paper's 8 GB "
@@ -138,45 +147,47 @@ final class PcmReport {
         + "online; read phases run after a major compaction on both sides.\n\n");
       sb.append("| workload | records | default ops/s | PCM ops/s | speed-up | paper |\n");
       sb.append("|---|---:|---:|---:|---:|---|\n");
-      for (Map.Entry<String, Map<Long, PcmResults.Workload>> e : r.workloads.entrySet()) {
-        double[] p = PcmResults.PAPER_FIG5.getOrDefault(e.getKey(), new double[0]);
+      for (Map.Entry<String, PcmResult.Workload> e : r.workloads().entrySet()) {
         StringBuilder ps = new StringBuilder();
-        for (double v : p) {
+        for (double v : e.getValue().paperSpeedups()) {
           ps.append(ps.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%.1fx", v));
         }
-        for (Map.Entry<Long, PcmResults.Workload> d : e.getValue().entrySet()) {
+        for (PcmResult.Dataset d : e.getValue().datasets()) {
           sb.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2fx | %s |%n",
-            e.getKey(), d.getKey(), d.getValue().defaultOps, d.getValue().pcmOps,
-            d.getValue().speedup(), ps.length() == 0 ? "not given" : ps + " (1M/10M/100M)"));
+            e.getKey(), d.records(), n(d.defaultOpsPerS()), n(d.pcmOpsPerS()), n(d.speedup()),
+            ps.length() == 0 ? "not given" : ps + " (1M/10M/100M)"));
         }
       }
       sb.append("\n");
     }
-    if (r.phases != null) {
+    if (r.adaptation() != null) {
       sb.append("## Adaptation: bulk load, then read-mostly (YCSB B)\n\n");
       sb.append("| phase | expected | classified | policy applied after | ops/s |\n");
       sb.append("|---|---|---|---:|---:|\n");
-      for (PcmResults.Phase p : r.phases) {
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,.0f |%n", p.name(),
+      for (PcmResult.PhaseRow p : r.adaptation().phases()) {
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,.0f |%n", p.phase(),
           p.expected(), p.classified() == null ? "none" : p.classified(),
-          Double.isNaN(p.switchS()) ? "no switch" : String.format(Locale.ROOT, "%.1f s",
-            p.switchS()), p.opsPerSec()));
+          p.switchS() == null ? "no switch" : String.format(Locale.ROOT, "%.1f s",
+            p.switchS()), p.opsPerS()));
       }
+      PcmResult.SecondPhase second = r.adaptation().secondPhase();
+      double pcm = n(second.pcmOpsPerS());
+      double dflt = n(second.defaultOpsPerS());
+      double kept = n(second.firstPolicyKeptOpsPerS());
       sb.append(String.format(Locale.ROOT, "%nSecond phase: PCM %,.0f ops/s; default %,.0f "
-        + "(%.2fx); first phase's policy left in place %,.0f (%.2fx).%n%n", r.adaptPcmOps,
-        r.adaptDefaultOps, r.adaptPcmOps / r.adaptDefaultOps, r.adaptKeptOps,
-        r.adaptPcmOps / r.adaptKeptOps));
+        + "(%.2fx); first phase's policy left in place %,.0f (%.2fx).%n%n", pcm, dflt,
+        pcm / dflt, kept, pcm / kept));
     }
-    if (!r.classification.isEmpty()) {
+    if (r.classification() != null) {
       sb.append(String.format(Locale.ROOT, "## Classification: %d of %d correct%n%n",
-        r.correct(), r.classification.size()));
+        r.classification().correct(), r.classification().total()));
       sb.append("| mix | expected | got | reads | scan share | insert share | time |\n");
       sb.append("|---|---|---|---:|---:|---:|---:|\n");
-      for (PcmResults.Classification c : r.classification) {
+      for (PcmResult.MixRow c : r.classification().mixes()) {
         sb.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %.1f %% | %s | %s | %.1f s |%n",
-          c.mix().name(), c.mix().expected(), c.result().got() == null ? "none"
-            : c.result().got(), c.correct() ? "" : " (wrong)", 100 * c.result().readFraction(),
-          share(c.result().scanShare()), share(c.result().insertShare()), c.result().seconds()));
+          c.mix(), c.expected(), c.got() == null ? "none" : c.got(), c.correct() ? ""
+            : " (wrong)", 100 * n(c.readFraction()), share(n(c.scanShare())),
+          share(n(c.insertShare())), c.seconds()));
       }
       sb.append("\nReads are read operations (Gets and Scan calls, from HBase's per-table "
         + "request metrics, which also give the scan share), writes rows mutated (the "
@@ -186,12 +197,47 @@ final class PcmReport {
     for (String p : plots) {
       sb.append("![").append(p).append("](").append(p).append(")\n\n");
     }
-    if (r.monitoring != null) {
-      sb.append(BenchMonitor.markdown(r.toJson()));
+    if (r.monitoring() != null) {
+      sb.append(BenchMonitor.markdown(BenchJson.tree(r)));
     }
-    if (!r.failed.isEmpty()) {
+    if (r.failed() != null) {
       sb.append("## Failed parts\n\n");
-      r.failed.forEach((k, v) -> sb.append("- ").append(k).append(": ").append(v).append('\n'));
+      r.failed().forEach((k, v) -> sb.append("- ").append(k).append(": ").append(v).append('\n'));
+    }
+    return sb.toString();
+  }
+
+  /** The console summary. */
+  static String summary(PcmResult r) {
+    StringBuilder sb = new StringBuilder();
+    if (!r.table3().isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "Table III (bulk load of %,d records):%n",
+        r.scale().bulkRecords()));
+      for (PcmResult.Step s : r.table3()) {
+        sb.append(String.format(Locale.ROOT, "  %-4s %-22s %,10.0f ops/s  %5.2fx  (paper %.1fx)%n",
+          s.step(), s.config(), s.opsPerS(), n(s.speedup()), s.paperSpeedup()));
+      }
+    }
+    r.workloads().forEach((name, w) -> {
+      for (PcmResult.Dataset d : w.datasets()) {
+        sb.append(String.format(Locale.ROOT, "  %-9s %,9d records: default %,8.0f, PCM %,8.0f "
+          + "ops/s: %5.2fx%n", name, d.records(), n(d.defaultOpsPerS()), n(d.pcmOpsPerS()),
+          n(d.speedup())));
+      }
+    });
+    if (r.classification() != null) {
+      sb.append(String.format(Locale.ROOT, "Classification: %d of %d correct%n",
+        r.classification().correct(), r.classification().total()));
+    }
+    if (r.adaptation() != null) {
+      PcmResult.SecondPhase second = r.adaptation().secondPhase();
+      sb.append(String.format(Locale.ROOT, "Adaptation: switch after %.1f s; second phase PCM "
+        + "%,.0f, default %,.0f, first policy kept %,.0f ops/s%n", n(r.adaptation().switchS()),
+        n(second.pcmOpsPerS()), n(second.defaultOpsPerS()), n(second.firstPolicyKeptOpsPerS())));
+    }
+    if (r.failed() != null) {
+      r.failed().forEach((k, v) -> sb.append("FAILED ").append(k).append(": ").append(v)
+        .append('\n'));
     }
     return sb.toString();
   }

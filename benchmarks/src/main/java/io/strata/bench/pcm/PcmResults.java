@@ -1,25 +1,18 @@
 package io.strata.bench.pcm;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.strata.bench.monitor.BenchMonitor;
-import io.strata.cli.JsonReports;
 import io.strata.pcm.WorkloadClass;
-import java.io.File;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a {@code strata bench pcm} run measured, beside the paper's figures, and its
- * {@code results.json}. Not thread-safe: the run fills it from one thread.
+ * What a {@code strata bench pcm} run measured, beside the paper's figures, as the run gathers
+ * it; {@link PcmResult} is its {@code results.json}, from which {@link PcmReport} renders the
+ * report and the console summary. Not thread-safe: the run fills it from one thread.
  */
 final class PcmResults {
-  private static final ObjectMapper JSON = new ObjectMapper();
   /** Fig. 5's speed-ups of PCM over the default for 1, 10 and 100 million records. */
   static final Map<String, double[]> PAPER_FIG5 = Map.of(
     "BL", new double[] { 5.2, 2.9, 2.4 },
@@ -140,140 +133,5 @@ final class PcmResults {
   /** The second phase's switch time, NaN when it did not switch. */
   double switchSeconds() {
     return phases == null || phases.size() < 2 ? Double.NaN : phases.get(1).switchS();
-  }
-
-  ObjectNode toJson() {
-    ObjectNode doc = JSON.createObjectNode();
-    ObjectNode sc = doc.putObject("scale");
-    sc.put("name", scale.optionName());
-    sc.put("size_divisor", scale.sizeDivisor());
-    sc.put("bulk_records", scale.bulkRecords());
-    ArrayNode ds = sc.putArray("datasets");
-    scale.datasets().forEach(ds::add);
-    sc.put("region_servers", PcmBench.REGION_SERVERS);
-    sc.put("jvm_heap_bytes", jvmHeapBytes);
-    doc.put("seconds", seconds);
-    ArrayNode t3 = doc.putArray("table3");
-    for (Step s : table3InOrder()) {
-      ObjectNode n = t3.addObject();
-      n.put("step", s.step().step());
-      n.put("config", s.step().config());
-      n.put("ops_per_s", s.opsPerSec());
-      put(n, "speedup", speedup(s));
-      n.put("paper_speedup", s.step().paperSpeedup());
-      n.put("seconds", s.seconds());
-      n.put("regions_at_end", s.regions());
-    }
-    ObjectNode wl = doc.putObject("workloads");
-    for (Map.Entry<String, Map<Long, Workload>> e : workloads.entrySet()) {
-      ObjectNode n = wl.putObject(e.getKey());
-      // The top-level figures are those of the largest dataset; every size is listed below.
-      Workload top = null;
-      ArrayNode by = JSON.createArrayNode();
-      for (Map.Entry<Long, Workload> d : e.getValue().entrySet()) {
-        top = d.getValue();
-        ObjectNode x = by.addObject();
-        x.put("records", d.getKey());
-        put(x, "default_ops_per_s", d.getValue().defaultOps);
-        put(x, "pcm_ops_per_s", d.getValue().pcmOps);
-        put(x, "speedup", d.getValue().speedup());
-      }
-      put(n, "default_ops_per_s", top.defaultOps);
-      put(n, "pcm_ops_per_s", top.pcmOps);
-      put(n, "speedup", top.speedup());
-      ArrayNode paper = n.putArray("paper_speedups");
-      for (double v : PAPER_FIG5.getOrDefault(e.getKey(), new double[0])) {
-        paper.add(v);
-      }
-      n.set("datasets", by);
-    }
-    if (!classification.isEmpty()) {
-      ObjectNode c = doc.putObject("classification");
-      c.put("correct", correct());
-      c.put("total", classification.size());
-      ArrayNode mixes = c.putArray("mixes");
-      for (Classification k : classification) {
-        ObjectNode n = mixes.addObject();
-        n.put("mix", k.mix().name());
-        n.put("expected", k.mix().expected().label());
-        n.put("got", k.result().got() == null ? null : k.result().got().label());
-        n.put("correct", k.correct());
-        n.put("seconds", k.result().seconds());
-        put(n, "read_fraction", k.result().readFraction());
-        put(n, "scan_share", k.result().scanShare());
-        put(n, "insert_share", k.result().insertShare());
-      }
-    }
-    if (phases != null) {
-      ObjectNode a = doc.putObject("adaptation");
-      put(a, "switch_s", switchSeconds());
-      ArrayNode ph = a.putArray("phases");
-      for (Phase p : phases) {
-        ObjectNode n = ph.addObject();
-        n.put("phase", p.name());
-        n.put("expected", p.expected().label());
-        n.put("classified", p.classified() == null ? null : p.classified().label());
-        put(n, "switch_s", p.switchS());
-        n.put("ops_per_s", p.opsPerSec());
-      }
-      ObjectNode second = a.putObject("second_phase");
-      put(second, "pcm_ops_per_s", adaptPcmOps);
-      put(second, "default_ops_per_s", adaptDefaultOps);
-      put(second, "first_policy_kept_ops_per_s", adaptKeptOps);
-      put(second, "speedup_vs_default", adaptPcmOps / adaptDefaultOps);
-      put(second, "speedup_vs_first_policy_kept", adaptPcmOps / adaptKeptOps);
-    }
-    if (!failed.isEmpty()) {
-      ObjectNode f = doc.putObject("failed");
-      failed.forEach(f::put);
-    }
-    if (monitoring != null) {
-      doc.set(BenchMonitor.SECTION, monitoring);
-    }
-    return doc;
-  }
-
-  private static void put(ObjectNode n, String key, double v) {
-    if (Double.isNaN(v) || Double.isInfinite(v)) {
-      n.putNull(key);
-    } else {
-      n.put(key, v);
-    }
-  }
-
-  void writeJson(File f) throws IOException {
-    JsonReports.write(f, toJson());
-  }
-
-  /** The console summary. */
-  String summary() {
-    StringBuilder sb = new StringBuilder();
-    if (!table3.isEmpty()) {
-      sb.append(String.format(Locale.ROOT, "Table III (bulk load of %,d records):%n",
-        scale.bulkRecords()));
-      for (Step s : table3InOrder()) {
-        sb.append(String.format(Locale.ROOT, "  %-4s %-22s %,10.0f ops/s  %5.2fx  (paper %.1fx)%n",
-          s.step().step(), s.step().config(), s.opsPerSec(), speedup(s),
-          s.step().paperSpeedup()));
-      }
-    }
-    for (Map.Entry<String, Map<Long, Workload>> e : workloads.entrySet()) {
-      for (Map.Entry<Long, Workload> d : e.getValue().entrySet()) {
-        sb.append(String.format(Locale.ROOT, "  %-9s %,9d records: default %,8.0f, PCM %,8.0f "
-          + "ops/s: %5.2fx%n", e.getKey(), d.getKey(), d.getValue().defaultOps,
-          d.getValue().pcmOps, d.getValue().speedup()));
-      }
-    }
-    if (!classification.isEmpty()) {
-      sb.append(String.format(Locale.ROOT, "Classification: %d of %d correct%n", correct(),
-        classification.size()));
-    }
-    if (phases != null) {
-      sb.append(String.format(Locale.ROOT, "Adaptation: switch after %.1f s; second phase PCM "
-        + "%,.0f, default %,.0f, first policy kept %,.0f ops/s%n", switchSeconds(), adaptPcmOps,
-        adaptDefaultOps, adaptKeptOps));
-    }
-    failed.forEach((k, v) -> sb.append("FAILED ").append(k).append(": ").append(v).append('\n'));
-    return sb.toString();
   }
 }

@@ -4,7 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import io.strata.hdfs.chooser.VolumeStallSwitch;
+import io.strata.hdfs.faults.VolumeStallSwitch;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

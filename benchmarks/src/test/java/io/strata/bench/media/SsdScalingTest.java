@@ -7,6 +7,7 @@ import static org.junit.Assert.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -163,6 +164,13 @@ public class SsdScalingTest {
     MediaReport report = new MediaReport(settings, results);
     assertTrue("Table 1's findings are not about these cases", report.findings().isEmpty());
     report.write(dir);
+    // The same document the bench wrote for these cases before its JSON was a record (but for
+    // the temporary directory).
+    ObjectNode before = (ObjectNode) new ObjectMapper().readTree(
+      MediaResultJsonTest.resource("media-scaling-before.json"));
+    ((ObjectNode) before.path("settings")).put("ram_tier_dir", dir.getPath());
+    assertEquals(before.toString(),
+      new ObjectMapper().readTree(new File(dir, MediaReport.JSON)).toString());
     JsonNode scaling = new ObjectMapper().readTree(new File(dir, MediaReport.JSON))
       .path("ssd_scaling");
     assertEquals("[4,8]", scaling.path("ssd_volumes_per_datanode").toString());

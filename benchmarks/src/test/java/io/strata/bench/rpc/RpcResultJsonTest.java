@@ -35,12 +35,12 @@ public class RpcResultJsonTest {
   }
 
   /**
-   * The kept run (benchmarks/results/rpc-loopback) reads into the Result, every field of it, and
-   * writes back with the same paths.
+   * A full run's JSON as the bench wrote it (rpc-loopback-results.json, a loopback run kept only as
+   * this fixture) reads into the Result, every field of it, and writes back with the same paths.
    */
   @Test
   public void theKeptRunReadsBackWithEveryField() throws Exception {
-    File kept = new File("results/rpc-loopback/results.json");
+    File kept = keptRun();
     assertTrue(kept.getAbsolutePath(), kept.isFile());
     ObjectNode doc = (ObjectNode) new ObjectMapper().readTree(kept);
     doc.remove(java.util.List.of(LABELS));
@@ -56,7 +56,7 @@ public class RpcResultJsonTest {
    */
   @Test
   public void theKeptRunsReportIsRenderedAsBefore() throws Exception {
-    RpcResult r = BenchJson.read(new File("results/rpc-loopback/results.json"), RpcResult.class);
+    RpcResult r = BenchJson.read(keptRun(), RpcResult.class);
     try (java.io.InputStream in = getClass().getResourceAsStream("rpc-loopback-report.md")) {
       assertEquals(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8),
         RpcReport.markdown(r));
@@ -87,6 +87,12 @@ public class RpcResultJsonTest {
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("handlr_us"));
     }
+  }
+
+  private File keptRun() throws Exception {
+    java.net.URL url = getClass().getResource("rpc-loopback-results.json");
+    assertTrue("rpc-loopback-results.json is not on the test class path", url != null);
+    return new File(url.toURI());
   }
 
   static String diff(SortedSet<String> expected, SortedSet<String> actual) {

@@ -48,8 +48,8 @@ public class TimelineTest {
 
   @Test
   public void splitKeysCutTheKeySpaceEvenly() {
-    assertEquals(0, WriteTailBench.splitKeys(1).length);
-    byte[][] keys = WriteTailBench.splitKeys(4);
+    assertEquals(0, WriteTailCluster.splitKeys(1).length);
+    byte[][] keys = WriteTailCluster.splitKeys(4);
     assertArrayEquals(Bytes.toBytes("3fffffffffffffff"), keys[0]);
     assertArrayEquals(Bytes.toBytes("7ffffffffffffffe"), keys[1]);
     assertArrayEquals(Bytes.toBytes("bffffffffffffffd"), keys[2]);

@@ -1,6 +1,6 @@
 package io.strata.hdfs.testing;
 
-import io.strata.hdfs.chooser.VolumeStallSwitch;
+import io.strata.hdfs.faults.VolumeStallSwitch;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Collection;

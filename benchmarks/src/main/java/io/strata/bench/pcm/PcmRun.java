@@ -1,0 +1,526 @@
+package io.strata.bench.pcm;
+
+import io.strata.bench.monitor.BenchMonitor;
+import io.strata.bench.ycsb.YcsbTable;
+import io.strata.local.EmbeddedHBase;
+import io.strata.local.LocalClusterConfig;
+import io.strata.local.TieredDfsCluster;
+import io.strata.pcm.AdaptationManager;
+import io.strata.pcm.ClusterFacts;
+import io.strata.pcm.ClusterMetricsSource;
+import io.strata.pcm.InsertSampler;
+import io.strata.pcm.PolicyExecutor;
+import io.strata.pcm.PolicyKey;
+import io.strata.pcm.Recommendation;
+import io.strata.pcm.WorkloadClass;
+import io.strata.pcm.WorkloadClassifier;
+import io.strata.pcm.WorkloadMonitor;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clusters of one {@code strata bench pcm} run and what each part does on them: Table III's
+ * bulk-load steps, the per-workload comparisons, the adaptation and the classification, each as
+ * {@link Job}s grouped by the RegionServer settings they need (a heap setting takes a cluster of
+ * its own), their figures gathered into the run's {@link PcmResults}. Not thread-safe: one run,
+ * from one thread.
+ */
+final class PcmRun {
+  private static final Logger LOG = LoggerFactory.getLogger(PcmRun.class);
+
+  /**
+   * What a RegionServer is started with (a restart to change): its heap in the paper's GB and
+   * the shares of it for memstores and block cache. Immutable.
+   */
+  record Spec(double heapGb, double memstoreShare, double cacheShare) {
+    String label() {
+      return String.format(Locale.ROOT, "%.0fg-m%.2f-c%.2f", heapGb, memstoreShare, cacheShare);
+    }
+  }
+
+  /** Work on a running cluster: its own tables, dropped when done. */
+  @FunctionalInterface
+  interface JobBody {
+    void run(EmbeddedHBase h, Admin admin) throws Exception;
+  }
+
+  /** One part's work on a cluster of the given settings. Immutable. */
+  record Job(String part, String name, Spec spec, JobBody body) {
+  }
+
+  /** HBase's default heap and shares. */
+  private static final Spec DEFAULT_SPEC = new Spec(PcmBench.DEFAULT_HEAP_GB,
+    PcmBench.DEFAULT_SHARE, PcmBench.DEFAULT_SHARE);
+  private final TieredDfsCluster dfs;
+  private final PcmScale scale;
+  private final AdaptationManager manager;
+  private final PcmResults results;
+  private final BenchMonitor monitor;
+  private final PrintStream out;
+  private int roots;
+
+  PcmRun(TieredDfsCluster dfs, PcmScale scale, AdaptationManager manager, PcmResults results,
+    BenchMonitor monitor, PrintStream out) {
+    this.monitor = monitor;
+    this.dfs = dfs;
+    this.scale = scale;
+    this.manager = manager;
+    this.results = results;
+    this.out = out;
+  }
+
+  /**
+   * Runs the jobs grouped by cluster settings, one cluster per distinct {@link Spec} in the
+   * order they first appear: the jobs are independent (each loads its own tables), and a
+   * cluster start and stop costs more than most jobs at the small scales. A failed job fails
+   * its part; its part's later jobs are skipped.
+   */
+  void runGrouped(List<Job> jobs) {
+    Map<Spec, List<Job>> groups = new LinkedHashMap<>();
+    for (Job j : jobs) {
+      groups.computeIfAbsent(j.spec(), k -> new ArrayList<>()).add(j);
+    }
+    for (Map.Entry<Spec, List<Job>> g : groups.entrySet()) {
+      Spec sp = g.getKey();
+      monitor.phase("start " + sp.label());
+      try (EmbeddedHBase h = start(sp.label(), sp.heapGb(), sp.memstoreShare(),
+        sp.cacheShare()); Admin admin = h.connection().getAdmin()) {
+        try {
+          monitor.follow(h.connection());
+          monitor.phase("warm-up " + sp.label());
+          warmUp(h, admin);
+          for (Job j : g.getValue()) {
+            if (results.failed.containsKey(j.part())) {
+              continue;
+            }
+            monitor.phase(j.part() + ": " + j.name());
+            long t0 = System.nanoTime();
+            try {
+              j.body().run(h, admin);
+              out.printf(Locale.ROOT, "[pcm] %s: %s done in %.1f s%n", j.part(), j.name(),
+                (System.nanoTime() - t0) / 1e9);
+            } catch (Exception e) {
+              fail(j.part(), j.name(), e);
+            }
+          }
+        } finally {
+          // Not read while it shuts down.
+          monitor.follow(null);
+          monitor.phase("stop " + sp.label());
+        }
+      } catch (Exception e) {
+        for (Job j : g.getValue()) {
+          if (!results.failed.containsKey(j.part())) {
+            fail(j.part(), "cluster " + sp.label(), e);
+          }
+        }
+      }
+    }
+  }
+
+  private void fail(String part, String job, Exception e) {
+    LOG.error("{}: {} failed", part, job, e);
+    out.printf(Locale.ROOT, "[pcm] %s: %s FAILED: %s%n", part, job, e);
+    results.failed(part, job + ": " + e);
+  }
+
+  /**
+   * A fresh HBase (its own root directory) whose RegionServers have the memstore and block
+   * cache of a {@code heapGb} GB heap with these shares, scaled, as fractions of this JVM.
+   */
+  EmbeddedHBase start(String label, double heapGb, double memstoreShare, double cacheShare)
+    throws IOException {
+    long jvm = Runtime.getRuntime().maxMemory();
+    long heap = scale.scaled((long) (heapGb * 1024));
+    LocalClusterConfig c = dfs.config();
+    c.hbase(HConstants.HBASE_DIR, dfs.uri() + "/hbase-" + (++roots) + "-" + label);
+    c.hbase(PolicyKey.GLOBAL_MEMSTORE, fraction(memstoreShare * heap / jvm));
+    c.hbase(PolicyKey.BLOCK_CACHE, fraction(cacheShare * heap / jvm));
+    // The insert/update split, so that an update-only load is WO-Update (PCM's site set-up).
+    c.hbase(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, InsertSampler.class.getName());
+    long t0 = System.nanoTime();
+    EmbeddedHBase h = EmbeddedHBase.start(dfs);
+    out.printf(Locale.ROOT, "[pcm] HBase %s up in %.1f s: heap %.1f GB emulated (memstore %d "
+      + "MiB, block cache %d MiB per RegionServer)%n", label, (System.nanoTime() - t0) / 1e9,
+      heapGb, (long) (memstoreShare * heap) >> 20, (long) (cacheShare * heap) >> 20);
+    return h;
+  }
+
+  private String fraction(double f) {
+    return String.format(Locale.ROOT, "%.6f", Math.max(1e-4, f));
+  }
+
+  int preSplitRegions() {
+    return manager.recommend(WorkloadClass.BL, facts(0, 1)).preSplitRegions();
+  }
+
+  ClusterFacts facts(long datasetBytes, int regions) {
+    return new ClusterFacts(PcmBench.REGION_SERVERS, PcmBench.DEFAULT_HEAP_GB << 30,
+      PcmBench.PAPER_NODE_RAM, datasetBytes, regions);
+  }
+
+  /** Table III: S.1 to S.9, grouped by heap (a restart) in the paper's order within each. */
+  void table3(List<Job> jobs) {
+    int presplit = preSplitRegions();
+    Map<Double, List<Table3Step>> byHeap = new LinkedHashMap<>();
+    for (Table3Step s : Table3Step.STEPS) {
+      byHeap.computeIfAbsent(s.heapGb(), k -> new ArrayList<>()).add(s);
+    }
+    for (Map.Entry<Double, List<Table3Step>> e : byHeap.entrySet()) {
+      jobs.add(new Job("table3", "steps with a " + e.getKey().intValue() + " GB heap",
+        new Spec(e.getKey(), PcmBench.DEFAULT_SHARE, PcmBench.DEFAULT_SHARE), (h, admin) -> {
+        for (Table3Step s : e.getValue()) {
+          TableName t = TableName.valueOf("t3_" + s.step().replace('.', '_'));
+          TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(t);
+          ColumnFamilyDescriptorBuilder fb = ColumnFamilyDescriptorBuilder.newBuilder(
+            LoadDriver.FAMILY);
+          if (s.flushMb() > 0) {
+            tb.setMemStoreFlushSize(scale.scaled(s.flushMb()));
+          }
+          if (s.blockingStoreFiles() > 0) {
+            fb.setConfiguration(PolicyKey.BLOCKING_STORE_FILES,
+              Integer.toString(s.blockingStoreFiles()));
+            fb.setConfiguration(PolicyKey.COMPACTION_MIN,
+              Integer.toString(s.compactionThreshold()));
+            fb.setConfiguration(PolicyKey.COMPACTION_MAX,
+              Integer.toString(Math.max(10, s.compactionThreshold())));
+          }
+          tb.setColumnFamily(fb.build());
+          if (s.preSplit()) {
+            admin.createTable(tb.build(), YcsbTable.splitKeys(presplit));
+          } else {
+            admin.createTable(tb.build());
+          }
+          LoadDriver.Outcome o = LoadDriver.run(h.connection(), t, Mix.BULK_LOAD,
+            new LoadDriver.KeySpace(), scale.writeThreads(), Double.MAX_VALUE,
+            scale.bulkRecords());
+          int regions = admin.getRegions(t).size();
+          results.table3(s, o.opsPerSec(), o.seconds(), regions);
+          out.printf(Locale.ROOT, "[pcm] Table III %s (%s): %,.0f ops/s over %.1f s, %d "
+            + "region(s) at the end%n", s.step(), s.config(), o.opsPerSec(), o.seconds(),
+            regions);
+          YcsbTable.dropIfExists(admin, t);
+        }
+      }));
+    }
+  }
+
+  /**
+   * A short load into a throw-away table on a fresh cluster, so that the first measured step
+   * does not also pay for the JIT and the RegionServers' first flushes and WAL rolls.
+   */
+  private void warmUp(EmbeddedHBase h, Admin admin) throws Exception {
+    TableName t = TableName.valueOf("warmup");
+    YcsbTable.create(admin, t, "family", PcmBench.REGION_SERVERS);
+    LoadDriver.run(h.connection(), t, Mix.BULK_LOAD, new LoadDriver.KeySpace(),
+      scale.writeThreads(), Double.MAX_VALUE, Math.max(1000, scale.bulkRecords() / 4));
+    YcsbTable.dropIfExists(admin, t);
+  }
+
+  /** Fig. 5: each class's PCM policy against the default, per dataset size. */
+  void workloads(List<Job> jobs) {
+    List<Mix> mixes = List.of(Mix.BULK_LOAD, Mix.WO_UPDATE, Mix.RO_READ, Mix.RO_SCAN,
+      Mix.MIX_RW);
+    for (long records : scale.datasets()) {
+      // Default: one cluster, the table loaded into one region, every workload on it.
+      jobs.add(new Job("workloads", "default, " + records + " records",
+        DEFAULT_SPEC, (h, admin) -> {
+        TableName t = TableName.valueOf("wl_default_" + records);
+        YcsbTable.create(admin, t, "family", 1);
+        LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+        for (Mix m : mixes) {
+          if (m.readOnly() && m == Mix.RO_READ) {
+            compact(admin, t);
+          }
+          double ops = measure(h, t, m, keys, records);
+          results.workload(m.name(), records, true, ops);
+        }
+        YcsbTable.dropIfExists(admin, t);
+      }));
+      // PCM: a cluster per set of restart settings (heap, its shares), each loaded under the
+      // BL policy (pre-split), then the class's policy applied online and the workload run.
+      Map<String, List<Mix>> byRestart = new LinkedHashMap<>();
+      Map<String, Recommendation> recs = new LinkedHashMap<>();
+      for (Mix m : mixes) {
+        Recommendation r = manager.recommend(m.expected(), facts(records * 1000, 1));
+        String key = restartKey(r);
+        byRestart.computeIfAbsent(key, k -> new ArrayList<>()).add(m);
+        recs.putIfAbsent(key, r);
+      }
+      for (Map.Entry<String, List<Mix>> e : byRestart.entrySet()) {
+        Recommendation r = recs.get(e.getKey());
+        jobs.add(new Job("workloads", "PCM " + e.getValue().get(0).name() + ", " + records
+          + " records", new Spec(r.heapBytes() / (double) (1L << 30),
+            share(r, PolicyKey.GLOBAL_MEMSTORE), share(r, PolicyKey.BLOCK_CACHE)),
+          (h, admin) -> {
+          TableName t = TableName.valueOf("wl_pcm_" + records);
+          Recommendation bl = manager.recommend(WorkloadClass.BL, facts(records * 1000, 1));
+          YcsbTable.create(admin, t, "family", bl.preSplitRegions());
+          applyPolicy(admin, t, bl);
+          LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+          if (!e.getValue().contains(Mix.BULK_LOAD)) {
+            LoadDriver.run(h.connection(), t, Mix.BULK_LOAD, keys, scale.writeThreads(),
+              Double.MAX_VALUE, records);
+          }
+          for (Mix m : e.getValue()) {
+            if (m != Mix.BULK_LOAD) {
+              applyPolicy(admin, t, manager.recommend(m.expected(),
+                facts(records * 1000, admin.getRegions(t).size())));
+              if (m.readOnly()) {
+                compact(admin, t);
+              }
+            }
+            double ops = measure(h, t, m, keys, records);
+            results.workload(m.name(), records, false, ops);
+          }
+          YcsbTable.dropIfExists(admin, t);
+        }));
+      }
+    }
+  }
+
+  /** Runs one workload: a bulk load of {@code records}, or the scale's time. */
+  private double measure(EmbeddedHBase h, TableName t, Mix m, LoadDriver.KeySpace keys,
+    long records) throws Exception {
+    int threads = m.readOnly() || m == Mix.MIX_RW ? scale.readThreads() : scale.writeThreads();
+    LoadDriver.Outcome o = m == Mix.BULK_LOAD
+      ? LoadDriver.run(h.connection(), t, m, keys, threads, Double.MAX_VALUE, records)
+      : LoadDriver.run(h.connection(), t, m, keys, threads, scale.runSeconds(), 0);
+    out.printf(Locale.ROOT, "[pcm]   %-9s %,9d records: %,.0f ops/s (%d threads, %.1f s)%n",
+      m.name(), records, o.opsPerSec(), threads, o.seconds());
+    return o.opsPerSec();
+  }
+
+  /**
+   * Flushes and major-compacts {@code t} before a read phase on either side, so that both read
+   * from compacted files (and a policy's block size is in them), as after a settled load.
+   */
+  private void compact(Admin admin, TableName t) throws Exception {
+    admin.flush(t);
+    admin.majorCompact(t);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    Thread.sleep(1000);
+    while (admin.getCompactionState(t) != CompactionState.NONE
+      && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+    }
+  }
+
+  private String restartKey(Recommendation r) {
+    return r.heapBytes() + "/" + share(r, PolicyKey.GLOBAL_MEMSTORE) + "/"
+      + share(r, PolicyKey.BLOCK_CACHE);
+  }
+
+  private double share(Recommendation r, String key) {
+    for (Recommendation.Setting s : r.settings()) {
+      if (s.key().equals(key)) {
+        return Double.parseDouble(s.value());
+      }
+    }
+    return PcmBench.DEFAULT_SHARE;
+  }
+
+  /** Applies the online part of {@code rec}, byte sizes scaled; returns the changes made. */
+  private int applyPolicy(Admin admin, TableName t, Recommendation rec) throws IOException {
+    PolicyExecutor.Plan plan = PolicyExecutor.plan(admin.getDescriptor(t), scaled(rec));
+    File revert = new File(dfs.config().workDir(), "pcm-state/" + t.getNameAsString()
+      + "-" + System.nanoTime() + ".revert.json");
+    new PolicyExecutor(admin).apply(plan, revert);
+    return plan.changes().size();
+  }
+
+  /** {@code rec} with its memstore flush and region sizes divided by the scale's divisor. */
+  Recommendation scaled(Recommendation rec) {
+    List<Recommendation.Setting> out = new ArrayList<>();
+    for (Recommendation.Setting s : rec.settings()) {
+      if (s.key().equals(PolicyKey.FLUSH_SIZE) || s.key().equals(PolicyKey.MAX_FILESIZE)) {
+        long v = Long.parseLong(s.value()) / scale.sizeDivisor();
+        out.add(new Recommendation.Setting(s.key(), s.scope(), s.target(), Long.toString(v),
+          s.rule() + " / " + scale.sizeDivisor()));
+      } else {
+        out.add(s);
+      }
+    }
+    return new Recommendation(rec.workload(), rec.policySource(), rec.x(), rec.heapBytes(),
+      rec.heapFromRam(), rec.preSplitRegions(), out, rec.clientThreads());
+  }
+
+  WorkloadMonitor monitor(Admin admin, TableName t) {
+    InProcessReadOpCounter counters = new InProcessReadOpCounter();
+    return new WorkloadMonitor(t, new ClusterMetricsSource(admin, counters, counters),
+      scale.windowSamples(), new WorkloadClassifier(1.0, 0.01), scale.stableWindows());
+  }
+
+  /** The eight mixes, each classified from the cluster's metrics while it runs. */
+  void classification(List<Job> jobs) {
+    jobs.add(new Job("classification", "the eight mixes",
+      DEFAULT_SPEC, (h, admin) -> {
+      TableName t = TableName.valueOf("classify");
+      YcsbTable.create(admin, t, "family", preSplitRegions());
+      LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+      LoadDriver.run(h.connection(), t, Mix.BULK_LOAD, keys, scale.writeThreads(),
+        Double.MAX_VALUE, scale.classifyRecords());
+      for (Mix m : Mix.YCSB) {
+        PcmResults.Classified c = classifyUnder(h, admin, t, m, keys);
+        results.classified(m, c);
+        out.printf(Locale.ROOT, "[pcm] classify %-9s expected %-9s got %-9s %s (%.1f s, reads "
+          + "%.1f %%, scan share %s, insert share %s)%n", m.name(), m.expected(),
+          c.got() == null ? "none" : c.got().label(), c.got() == m.expected() ? "ok" : "WRONG",
+          c.seconds(), 100 * c.readFraction(), share(c.scanShare()), share(c.insertShare()));
+      }
+      YcsbTable.dropIfExists(admin, t);
+    }));
+  }
+
+  private static String share(double v) {
+    return Double.isNaN(v) ? "unknown" : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  private PcmResults.Classified classifyUnder(EmbeddedHBase h, Admin admin, TableName t, Mix m,
+    LoadDriver.KeySpace keys) throws Exception {
+    int threads = m.readOnly() ? scale.readThreads() : scale.writeThreads();
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    long t0 = System.nanoTime();
+    try {
+      Future<LoadDriver.Outcome> load = pool.submit(() -> LoadDriver.run(h.connection(), t, m,
+        keys, threads, Double.MAX_VALUE, 0, stop));
+      WorkloadMonitor mon = monitor(admin, t);
+      WorkloadMonitor.Observation o = null;
+      for (int i = 0; i < scale.classifyMaxSamples(); i++) {
+        Thread.sleep(scale.monitorIntervalMs());
+        o = mon.observe();
+        if (o.changed().isPresent()) {
+          break;
+        }
+      }
+      stop.set(true);
+      load.get(2, TimeUnit.MINUTES);
+      double secs = (System.nanoTime() - t0) / 1e9;
+      return new PcmResults.Classified(o == null ? null : o.stable(), secs,
+        o == null || o.rates() == null ? Double.NaN : o.rates().readFraction(),
+        o == null || o.rates() == null ? Double.NaN : o.rates().scanShare(),
+        o == null || o.rates() == null ? Double.NaN : o.rates().insertShare());
+    } finally {
+      stop.set(true);
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * A bulk load into an empty table, then a read-mostly phase (YCSB B), under the watch loop:
+   * monitor, classify, and on a change of class apply its policy online. The second phase's
+   * throughput after the switch is compared with tables that kept the default and the BL
+   * policy, on the same cluster, loaded with the same records.
+   */
+  void adaptation(List<Job> jobs) {
+    Mix readMostly = Mix.YCSB.get(1);
+    jobs.add(new Job("adaptation", "bulk load then read-mostly",
+      DEFAULT_SPEC, (h, admin) -> {
+      TableName t = TableName.valueOf("adapt_pcm");
+      YcsbTable.create(admin, t, "family", 1);
+      LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+      WorkloadMonitor mon = monitor(admin, t);
+      mon.observe(); // the empty table: a load into it is BL
+      AtomicBoolean stop = new AtomicBoolean();
+      ExecutorService pool = Executors.newSingleThreadExecutor();
+      List<PcmResults.Phase> phases = new ArrayList<>();
+      try {
+        for (Mix phase : List.of(Mix.BULK_LOAD, readMostly)) {
+          stop.set(false);
+          long p0 = System.nanoTime();
+          // The load phase runs for a time, not a record count: long enough for a full window
+          // and the hysteresis whatever the machine's speed, and at least the scale's dataset.
+          double loadSeconds = Math.max(scale.runSeconds(), (scale.windowSamples()
+            + scale.stableWindows() + 3) * scale.monitorIntervalMs() / 1000.0);
+          Future<LoadDriver.Outcome> load = pool.submit(() -> LoadDriver.run(h.connection(), t,
+            phase, keys, phase == Mix.BULK_LOAD ? scale.writeThreads() : scale.readThreads(),
+            phase == Mix.BULK_LOAD ? loadSeconds : Double.MAX_VALUE, 0, stop));
+          WorkloadClass switched = null;
+          double switchS = Double.NaN;
+          LoadDriver.Outcome measured;
+          for (int i = 0; !load.isDone() || phase != Mix.BULK_LOAD; i++) {
+            Thread.sleep(scale.monitorIntervalMs());
+            WorkloadMonitor.Observation o = mon.observe();
+            if (o.changed().isPresent() && switched == null) {
+              switched = o.changed().get();
+              int changes = applyPolicy(admin, t, manager.recommend(switched,
+                facts(o.sample().dataBytes(), o.sample().regions())));
+              switchS = (System.nanoTime() - p0) / 1e9;
+              out.printf(Locale.ROOT, "[pcm] adaptation %s: classified %s, policy applied "
+                + "(%d online change(s)) %.1f s after the phase began%n", phase.name(), switched,
+                changes, switchS);
+              if (phase != Mix.BULK_LOAD) {
+                break;
+              }
+            }
+            if (phase != Mix.BULK_LOAD && i >= scale.classifyMaxSamples() * 2) {
+              break;
+            }
+          }
+          if (phase != Mix.BULK_LOAD) {
+            // The second phase's throughput under the new policy, measured on its own.
+            stop.set(true);
+            load.get(2, TimeUnit.MINUTES);
+            measured = LoadDriver.run(h.connection(), t, phase, keys, scale.readThreads(),
+              scale.runSeconds(), 0);
+          } else {
+            measured = load.get(10, TimeUnit.MINUTES);
+          }
+          phases.add(new PcmResults.Phase(phase.name(), phase.expected(), switched, switchS,
+            measured.opsPerSec()));
+        }
+      } finally {
+        stop.set(true);
+        pool.shutdownNow();
+      }
+      // The same second phase on tables that kept the default and the first phase's policy.
+      double pcmOps = phases.get(1).opsPerSec();
+      long loaded = keys.inserted();
+      double defaultOps = secondPhaseOn(h, admin, "adapt_default", null, loaded, readMostly);
+      double keptOps = secondPhaseOn(h, admin, "adapt_kept_bl", WorkloadClass.BL, loaded,
+        readMostly);
+      results.adaptation(phases, pcmOps, defaultOps, keptOps);
+      for (String name : List.of("adapt_pcm", "adapt_default", "adapt_kept_bl")) {
+        YcsbTable.dropIfExists(admin, TableName.valueOf(name));
+      }
+    }));
+  }
+
+  private double secondPhaseOn(EmbeddedHBase h, Admin admin, String name, WorkloadClass policy,
+    long records, Mix phase) throws Exception {
+    TableName t = TableName.valueOf(name);
+    YcsbTable.create(admin, t, "family", 1);
+    if (policy != null) {
+      applyPolicy(admin, t, manager.recommend(policy, facts(records * 1000, 1)));
+    }
+    LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+    LoadDriver.run(h.connection(), t, Mix.BULK_LOAD, keys, scale.writeThreads(),
+      Double.MAX_VALUE, records);
+    LoadDriver.Outcome o = LoadDriver.run(h.connection(), t, phase, keys, scale.readThreads(),
+      scale.runSeconds(), 0);
+    out.printf(Locale.ROOT, "[pcm] adaptation: %s with %s kept: %,.0f ops/s%n", phase.name(),
+      policy == null ? "the default" : "the " + policy + " policy", o.opsPerSec());
+    return o.opsPerSec();
+  }
+}

@@ -1,0 +1,34 @@
+package io.strata.bench.media;
+
+import static org.junit.Assert.assertEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.BenchJson;
+import java.io.File;
+import org.junit.Test;
+
+/**
+ * The media Result keeps the results.json the bench wrote when it built it node by node:
+ * media-before.json is MediaBenchIT's (two cases, each with its placement at the end and
+ * resources), media-scaling-before.json SsdScalingTest's (the SSD-count section, a case
+ * without a placement report). Read into the record (an unknown field refused) and written
+ * back, each is the same document, field order and JSON nulls included. SsdScalingTest checks
+ * that the record built from its cases writes that document.
+ */
+public class MediaResultJsonTest {
+  static File resource(String name) throws Exception {
+    return new File(MediaResultJsonTest.class.getResource(name).toURI());
+  }
+
+  private static void assertRoundTrip(String name) throws Exception {
+    // As text: a number read into a long field is a LongNode where the parser made an IntNode.
+    assertEquals(name, new ObjectMapper().readTree(resource(name)).toString(),
+      BenchJson.tree(BenchJson.read(resource(name), MediaResult.class)).toString());
+  }
+
+  @Test
+  public void theRecordReadsAndWritesTheFieldsTheBenchAlwaysWrote() throws Exception {
+    assertRoundTrip("media-before.json");
+    assertRoundTrip("media-scaling-before.json");
+  }
+}
