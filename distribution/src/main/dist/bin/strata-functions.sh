@@ -96,6 +96,18 @@ strata_wait_started() {
   strata_pid_is_daemon "$pid" "$file"
 }
 
+# strata_close_inherited_fds: closes every descriptor of this shell above 2 (where /proc lists
+# them; elsewhere none is closed).
+strata_close_inherited_fds() {
+  local fd
+  [ -d "/proc/$BASHPID/fd" ] || return 0
+  for fd in "/proc/$BASHPID/fd"/*; do
+    fd=${fd##*/}
+    [[ "$fd" =~ ^[0-9]+$ ]] && [ "$fd" -gt 2 ] || continue
+    eval "exec $fd>&-" 2>/dev/null || true
+  done
+}
+
 # strata_start_background PIDFILE OUTFILE COMMAND...: starts COMMAND as a daemon, detached
 # (nohup, standard input /dev/null, stdout and stderr into OUTFILE, rotated first keeping five
 # earlier captures), writes its pid into PIDFILE and sets STRATA_STARTED_PID to it. COMMAND must
@@ -105,7 +117,11 @@ strata_wait_started() {
 strata_start_background() {
   local pid_file="$1" out_file="$2"; shift 2
   strata_rotate "$out_file" 5
-  nohup "$@" >"$out_file" 2>&1 </dev/null &
+  # The daemon keeps standard input, output and error only: any other descriptor its starter
+  # holds would stay open as long as the daemon lives. A lock its starter took (`flock LOCK
+  # strata-cluster up`) was held by the cluster's daemons until they ended, so the
+  # `flock LOCK strata-cluster down` meant to end them waited for ever.
+  (strata_close_inherited_fds; exec nohup "$@" >"$out_file" 2>&1 </dev/null) &
   STRATA_STARTED_PID=$!
   echo "$STRATA_STARTED_PID" >"$pid_file"
   strata_wait_started "$STRATA_STARTED_PID" "$pid_file" 30

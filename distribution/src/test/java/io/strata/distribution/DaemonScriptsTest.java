@@ -180,6 +180,46 @@ public class DaemonScriptsTest {
   }
 
   /**
+   * A daemon started by the supervisor holds no descriptor of its starter but stdin, stdout and
+   * stderr: a lock the starter took ({@code flock LOCK strata-cluster up}) is free once the
+   * starter ends, while the daemon runs on.
+   */
+  @Test
+  public void daemonDoesNotHoldItsStartersLock() throws Exception {
+    File run = tmp.newFolder("lock-run");
+    File lock = new File(tmp.getRoot(), "cluster.lock");
+    String lib = ". " + BIN.resolve("strata-functions.sh") + " && ";
+    String pidFile = run.toPath().toRealPath() + "/sleeper.pid";
+    File out = new File(run, "sleeper.out");
+    Result start = bash("exec 9>" + lock + " && flock 9 && " + lib + "strata_start_background "
+      + pidFile + " " + out + " " + java() + " -Xmx32m -Dstrata.pid.file=" + pidFile + " -cp '"
+      + System.getProperty("java.class.path") + "' '" + Sleeper.class.getName() + "'"
+      + " && echo \"started $STRATA_STARTED_PID\"");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("started (\\d+)").matcher(start.out);
+    assertTrue(start.out, m.find());
+    long pid = Long.parseLong(m.group(1));
+    detached.add(pid);
+    assertEquals(start.out, 0, start.code);
+    assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+    File[] fds = new File("/proc/" + pid + "/fd").listFiles();
+    if (fds != null) {
+      for (File fd : fds) {
+        Path target;
+        try {
+          target = Files.readSymbolicLink(fd.toPath());
+        } catch (IOException e) {
+          continue;
+        }
+        assertFalse("the daemon holds its starter's descriptor " + fd.getName() + " -> " + target,
+          target.toString().equals(lock.toPath().toRealPath().toString()));
+      }
+    }
+    Result free = bash("flock -n " + lock + " echo free");
+    assertEquals("the starter's lock is still held by its daemon: " + free.out, 0, free.code);
+    assertTrue(free.out, free.out.contains("free"));
+  }
+
+  /**
    * The one supervisor of bin/strata-functions.sh (bin/'s daemons, strata-cluster's, ./strata's
    * checks): a daemon it starts in the background is alive by its pid file; a pid file whose pid
    * is another command (an unrelated process, or another daemon) is not; and stop sends TERM,
@@ -370,6 +410,52 @@ public class DaemonScriptsTest {
     assertFalse(version.exists());
     assertFalse(block.exists());
     assertFalse(oldLog.exists());
+  }
+
+  /**
+   * {@code up --config stock|tuned} (strata bench compare's baselines): upstream's own site files,
+   * well-formed, with no Strata key, no RAM tier and no Strata daemon; stock declares every
+   * volume DISK, tuned each as what it is, with the WAL policy given. A configuration it does not
+   * know is refused before anything is written.
+   */
+  @Test
+  public void clusterUpConfigStockAndTunedWriteUpstreamSiteFiles() throws Exception {
+    Result bad = bash(BIN.resolve("strata-cluster") + " up --dir " + tmp.newFolder("bad")
+      + " --config upstream");
+    assertEquals(bad.out, 2, bad.code);
+    assertTrue(bad.out, bad.out.contains("--config must be strata, stock or tuned, not 'upstream'"));
+
+    for (String config : List.of("stock", "tuned")) {
+      File dir = tmp.newFolder(config);
+      // The daemons cannot start from the source tree (no jars): ZooKeeper exits; the site files
+      // are written before.
+      Result up = bash(BIN.resolve("strata-cluster") + " up --dir " + dir + " --base-port "
+        + freeBasePort() + " --transport none --heap 64 --datanodes 1 --regionservers 1"
+        + " --config " + config + ("tuned".equals(config) ? " --wal-policy ALL_SSD" : ""));
+      assertEquals(up.out, 1, up.code);
+      assertTrue(up.out, up.out.contains("--config " + config + ": HBase and HDFS on upstream's"));
+      String hdfs = Files.readString(new File(dir, "conf/hdfs-site.xml").toPath());
+      String hbase = Files.readString(new File(dir, "conf/hbase-site.xml").toPath());
+      for (String xml : List.of(hdfs, hbase)) {
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+          .parse(new java.io.ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        assertFalse(xml, xml.contains("<name>strata."));
+        assertFalse(xml, xml.contains("io.strata"));
+        assertFalse(xml, xml.contains("NVDIMM"));
+      }
+      String d = dir + "/data/datanode-${strata.datanode}/";
+      String dirs = "stock".equals(config)
+        ? "[DISK]" + d + "ssd,[DISK]" + d + "disk,[DISK]" + d + "archive"
+        : "[SSD]" + d + "ssd,[DISK]" + d + "disk,[ARCHIVE]" + d + "archive";
+      assertTrue(hdfs, hdfs.contains("<value>" + dirs + "</value>"));
+      assertEquals("tuned".equals(config), hbase.contains(
+        "<name>hbase.wal.storage.policy</name>\n    <value>ALL_SSD</value>"));
+      String env = Files.readString(new File(dir, "cluster.env").toPath());
+      assertTrue(env, env.contains("CONFIG=" + config + "\n"));
+      Result status = bash(BIN.resolve("strata-cluster") + " status --dir " + dir);
+      assertFalse(status.out, status.out.contains("satisfier"));
+      assertFalse(status.out, status.out.contains("tier-mover"));
+    }
   }
 
   @Test

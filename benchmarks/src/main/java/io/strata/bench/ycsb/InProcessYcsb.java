@@ -28,7 +28,7 @@ import site.ycsb.workloads.CoreWorkload;
  * <p>Thread-safety: {@link #run} may be called from one thread at a time (YCSB's
  * {@code Measurements} properties are process-wide).
  */
-final class InProcessYcsb {
+public final class InProcessYcsb {
   private InProcessYcsb() {
   }
 
@@ -55,9 +55,9 @@ final class InProcessYcsb {
    * not return OK), the time from the first operation's start to the last one's end, and the
    * latencies (nanoseconds) over all operations and per type.
    */
-  record Figures(long operations, long failed, double seconds, Histogram allNs,
+  public record Figures(long operations, long failed, double seconds, Histogram allNs,
     Map<String, Histogram> byTypeNs) {
-    double opsPerSec() {
+    public double opsPerSec() {
       return seconds > 0 ? operations / seconds : 0;
     }
 
@@ -110,7 +110,7 @@ final class InProcessYcsb {
    * early after {@code maxTime}. Fails when a thread ran nothing (its binding failed to
    * initialise) or YCSB's workload refuses the properties.
    */
-  static Figures run(Properties props, boolean transactions, int threads, long operations,
+  public static Figures run(Properties props, boolean transactions, int threads, long operations,
     Duration maxTime) throws WorkloadException, InterruptedException {
     if (operations > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("YCSB counts at most " + Integer.MAX_VALUE

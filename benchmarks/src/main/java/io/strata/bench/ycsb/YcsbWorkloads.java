@@ -19,6 +19,8 @@ public final class YcsbWorkloads {
   public static final String B = "workloadb";
   /** Reads only, zipfian. */
   public static final String C = "workloadc";
+  /** 95% scans of up to 100 rows, 5% inserts, zipfian. */
+  public static final String E = "workloade";
   /** 50% reads, 50% read-modify-writes, zipfian. */
   public static final String F = "workloadf";
   /**
@@ -27,7 +29,7 @@ public final class YcsbWorkloads {
    */
   public static final String UPDATE_ONLY = "workload-update-only";
 
-  public static final List<String> ALL = List.of(A, B, C, F, UPDATE_ONLY);
+  public static final List<String> ALL = List.of(A, B, C, E, F, UPDATE_ONLY);
 
   private static final String RESOURCE_DIR = "/ycsb/workloads/";
 
