@@ -2,7 +2,9 @@ package io.strata.bench.verbs;
 
 import io.strata.bench.common.BenchJson;
 import io.strata.hbase.rdma.HybridRpcKeys;
+import io.strata.hbase.rdma.MiniHBase;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
+import io.strata.hbase.rdma.RpcTestSupport;
 import io.strata.metrics.Latencies;
 import io.strata.rdma.transport.RdmaTransportKeys;
 import io.strata.rdma.transport.TransportConf;
@@ -10,6 +12,8 @@ import io.strata.rdma.transport.TransportCounters;
 import io.strata.rdma.transport.TransportUnavailableException;
 import io.strata.rdma.verbs.VerbsTransport;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -22,6 +26,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.ConnectionImplementation;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -183,7 +188,7 @@ public final class HybridRpcLatency {
     if (!loopback) {
       requireDevice();
     }
-    Configuration serverConf = LocalFsHBase.verbsServer(MAX_MESSAGE);
+    Configuration serverConf = RpcTestSupport.verbsServer(MAX_MESSAGE);
     if (loopback) {
       serverConf.set(HybridRpcKeys.TRANSPORT, "loopback");
       serverConf.set(RdmaTransportKeys.LOOPBACK_DELIVERY,
@@ -191,7 +196,7 @@ public final class HybridRpcLatency {
     }
     boolean allOverEndpoint;
     long started = System.nanoTime();
-    try (LocalFsHBase cluster = LocalFsHBase.start("rpc-latency", serverConf);
+    try (MiniHBase cluster = MiniHBase.start("rpc-latency", serverConf);
       Connection netty = ConnectionFactory.createConnection(cluster.clientConf());
       Connection verbs = ConnectionFactory.createConnection(clientConf(cluster, loopback))) {
       HybridRpcServer rpc = (HybridRpcServer) cluster.regionServer().getRpcServer();
@@ -200,7 +205,7 @@ public final class HybridRpcLatency {
       System.out.printf(Locale.ROOT, "cluster up in %.0f s; RDMA endpoint on %s; eager threshold "
         + "%d B, message limit %d B%n", (System.nanoTime() - started) / 1e9, rpc.getRdmaAddress(),
         eager, MAX_MESSAGE);
-      LocalFsHBase.createTable(netty, TABLE);
+      RpcTestSupport.createTable(netty, TABLE);
       Connection[] paths = { netty, verbs };
       try (Table t = netty.getTable(TABLE)) {
         t.put(put(value(o.sizes[0])));
@@ -208,7 +213,7 @@ public final class HybridRpcLatency {
       try (Table t = verbs.getTable(TABLE)) {
         awaitEndpoint(t);
       }
-      HybridRpcClient client = LocalFsHBase.rpcClient(verbs);
+      HybridRpcClient client = rpcClient(verbs);
       for (Connection c : paths) {
         try (Table t = c.getTable(TABLE)) {
           sequential(t, value(o.sizes[0]), 10 * WARM_UP_CALLS, null, 0, null);
@@ -245,12 +250,29 @@ public final class HybridRpcLatency {
     }
   }
 
-  private static Configuration clientConf(LocalFsHBase cluster, boolean loopback) {
-    Configuration c = LocalFsHBase.verbsClient(cluster.clientConf(), MAX_MESSAGE);
+  private static Configuration clientConf(MiniHBase cluster, boolean loopback) {
+    Configuration c = RpcTestSupport.verbsClient(cluster.clientConf(), MAX_MESSAGE);
     if (loopback) {
       c.set(HybridRpcKeys.TRANSPORT, "loopback");
     }
     return c;
+  }
+
+  /**
+   * The hybrid RPC client of a blocking connection made with {@link RpcTestSupport#verbsClient}:
+   * upstream keeps {@code ConnectionImplementation#getRpcClient} package-private (listed in
+   * docs/upstream-internals.md as {@code refl.connection.getRpcClient}).
+   */
+  static HybridRpcClient rpcClient(Connection connection) throws IOException {
+    try {
+      Method m = ConnectionImplementation.class.getDeclaredMethod("getRpcClient");
+      m.setAccessible(true);
+      return (HybridRpcClient) m.invoke(connection);
+    } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException
+      | ClassCastException e) {
+      throw new IOException("Cannot read the RPC client of " + connection + " (upstream's "
+        + "ConnectionImplementation#getRpcClient): " + e, e);
+    }
   }
 
   /** Exits 1, saying so, unless the verbs transport finds an RDMA device. */
@@ -402,8 +424,13 @@ public final class HybridRpcLatency {
       this.client = client;
     }
 
+    /** The counters of all the client's endpoints together. */
     TransportCounters now() {
-      return LocalFsHBase.sum(client.endpointCounters());
+      TransportCounters sum = new TransportCounters();
+      for (TransportCounters tc : client.endpointCounters()) {
+        sum.add(tc);
+      }
+      return sum;
     }
 
     /** Adds the responses received since mark to the Gets'; returns the counters now. */
@@ -594,7 +621,7 @@ public final class HybridRpcLatency {
   }
 
   static void checkValue(Result r, int bytes) {
-    byte[] v = r.getValue(LocalFsHBase.FAMILY, LocalFsHBase.QUALIFIER);
+    byte[] v = r.getValue(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER);
     if (v == null || v.length != bytes) {
       throw new IllegalStateException("the record's value has " + (v == null ? "no" : v.length)
         + " bytes, not " + bytes);
@@ -610,7 +637,7 @@ public final class HybridRpcLatency {
   }
 
   static Put put(byte[] value) {
-    return new Put(RECORD).addColumn(LocalFsHBase.FAMILY, LocalFsHBase.QUALIFIER, value);
+    return new Put(RECORD).addColumn(RpcTestSupport.FAMILY, RpcTestSupport.QUALIFIER, value);
   }
 
   static byte[] value(int bytes) {

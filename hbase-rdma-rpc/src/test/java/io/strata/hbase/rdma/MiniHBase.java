@@ -17,13 +17,15 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
  * A real HBase in this JVM for the RPC tests — ZooKeeper, a master and one RegionServer, as
  * standalone HBase runs them ({@link LocalHBaseCluster}) — on the local file system under
  * {@code target/it-work} (system property {@value #WORK_DIR}): the RPC path is what is tested,
- * HDFS adds nothing to it.
+ * HDFS adds nothing to it. Public, and published in this module's test jar, for the benchmarks'
+ * RPC latency program ({@code io.strata.bench.verbs.HybridRpcLatency}), which runs the same
+ * cluster outside the tests (both system properties are documented in docs/configuration.md).
  */
-final class MiniHBase implements Closeable {
+public final class MiniHBase implements Closeable {
   /** System property: directory for the clusters' data (default target/it-work). */
-  static final String WORK_DIR = "strata.it.work.dir";
+  public static final String WORK_DIR = "strata.it.work.dir";
   /** System property: seconds to wait for the master to initialize (default 120). */
-  static final String START_TIMEOUT_S = "strata.it.start.timeout.s";
+  public static final String START_TIMEOUT_S = "strata.it.start.timeout.s";
   private final MiniZooKeeperCluster zk;
   private final LocalHBaseCluster cluster;
   private final Configuration conf;
@@ -38,12 +40,12 @@ final class MiniHBase implements Closeable {
   }
 
   /** Starts a cluster whose servers use {@code serverConf}'s settings on top of the defaults. */
-  static MiniHBase start(String name, Configuration serverConf) throws IOException {
+  public static MiniHBase start(String name, Configuration serverConf) throws IOException {
     return start(name, serverConf, 1);
   }
 
   /** {@link #start(String, Configuration)} with {@code regionServers} RegionServers. */
-  static MiniHBase start(String name, Configuration serverConf, int regionServers)
+  public static MiniHBase start(String name, Configuration serverConf, int regionServers)
     throws IOException {
     if (regionServers > 1) {
       // Each RegionServer registers the same metrics sources; mini-cluster mode numbers them.
@@ -105,22 +107,22 @@ final class MiniHBase implements Closeable {
   }
 
   /** A client configuration for this cluster: the cluster's ZooKeeper, the given settings. */
-  Configuration clientConf() {
+  public Configuration clientConf() {
     Configuration c = HBaseConfiguration.create();
     c.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
     c.set(HConstants.ZOOKEEPER_CLIENT_PORT, conf.get(HConstants.ZOOKEEPER_CLIENT_PORT));
     return c;
   }
 
-  Configuration conf() {
+  public Configuration conf() {
     return conf;
   }
 
-  HRegionServer regionServer() {
+  public HRegionServer regionServer() {
     return cluster.getRegionServer(0);
   }
 
-  HRegionServer regionServer(int i) {
+  public HRegionServer regionServer(int i) {
     return cluster.getRegionServer(i);
   }
 

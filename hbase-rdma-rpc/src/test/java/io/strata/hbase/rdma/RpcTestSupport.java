@@ -10,12 +10,15 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 
-/** Settings and table set-up shared by the RPC tests. */
-final class RpcTestSupport {
-  static final byte[] FAMILY = Bytes.toBytes("f");
-  static final byte[] QUALIFIER = Bytes.toBytes("q");
-  static final String HYBRID_SERVER = "org.apache.hadoop.hbase.ipc.HybridRpcServer";
-  static final String HYBRID_CLIENT = "org.apache.hadoop.hbase.ipc.HybridRpcClient";
+/**
+ * Settings and table set-up shared by the RPC tests and, through this module's test jar, the
+ * benchmarks' RPC latency program ({@code io.strata.bench.verbs.HybridRpcLatency}).
+ */
+public final class RpcTestSupport {
+  public static final byte[] FAMILY = Bytes.toBytes("f");
+  public static final byte[] QUALIFIER = Bytes.toBytes("q");
+  public static final String HYBRID_SERVER = "org.apache.hadoop.hbase.ipc.HybridRpcServer";
+  public static final String HYBRID_CLIENT = "org.apache.hadoop.hbase.ipc.HybridRpcClient";
 
   private RpcTestSupport() {
   }
@@ -25,7 +28,7 @@ final class RpcTestSupport {
    * thread as the verbs transport does (clients use the default inline delivery: both run), and
    * handlers that poll their call queue.
    */
-  static Configuration hybridServer() {
+  public static Configuration hybridServer() {
     Configuration c = new Configuration(false);
     c.set("hbase.rpc.server.impl", HYBRID_SERVER);
     c.set(HybridRpcKeys.TRANSPORT, "loopback");
@@ -41,7 +44,7 @@ final class RpcTestSupport {
    * {@code maxMessage} bytes, handlers that poll their call queue, and a small, quiet cluster
    * (the SoftRoCE guest is an emulated 2-vCPU machine).
    */
-  static Configuration verbsServer(int maxMessage) {
+  public static Configuration verbsServer(int maxMessage) {
     Configuration c = verbs(new Configuration(false), maxMessage);
     c.set("hbase.rpc.server.impl", HYBRID_SERVER);
     c.set(HybridRpcKeys.Server.BIND_ADDRESS, HybridRpcKeys.Server.BIND_ADDRESS_AUTO);
@@ -57,7 +60,7 @@ final class RpcTestSupport {
   }
 
   /** A client with the hybrid RPC client on the verbs transport. */
-  static Configuration verbsClient(Configuration clientConf, int maxMessage) {
+  public static Configuration verbsClient(Configuration clientConf, int maxMessage) {
     clientConf.set("hbase.rpc.client.impl", HYBRID_CLIENT);
     return verbs(clientConf, maxMessage);
   }
@@ -70,13 +73,13 @@ final class RpcTestSupport {
   }
 
   /** A client with the hybrid RPC client on the loopback transport. */
-  static Configuration hybridClient(Configuration clientConf) {
+  public static Configuration hybridClient(Configuration clientConf) {
     clientConf.set("hbase.rpc.client.impl", HYBRID_CLIENT);
     clientConf.set(HybridRpcKeys.TRANSPORT, "loopback");
     return clientConf;
   }
 
-  static void createTable(Connection connection, TableName table, String... coprocessors)
+  public static void createTable(Connection connection, TableName table, String... coprocessors)
     throws IOException {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(table)
       .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY));
