@@ -14,12 +14,14 @@ import java.util.concurrent.TimeUnit;
  * and the media emulation ({@code blkio}, {@code in-process}, {@code none}).
  *
  * @param commit    the source tree's commit, {@code +changes} appended when tracked files differ
- *                  from it; {@code unknown} outside a git work tree
+ *                  from it; {@code unknown} outside a Strata git work tree (see {@link #commit})
  * @param date      the day it ran, UTC, ISO-8601
  * @param transport the RPC transport
  * @param emulation the media emulation
  */
 public record RunLabels(String commit, String date, String transport, String emulation) {
+  /** The commit label when it cannot be known for sure. */
+  public static final String UNKNOWN = "unknown";
 
   /** The labels of a run started now from the work tree {@code dir}. */
   public static RunLabels now(File dir, String transport, String emulation) {
@@ -44,14 +46,33 @@ public record RunLabels(String commit, String date, String transport, String emu
     }
   }
 
-  /** {@code git rev-parse --short HEAD} in {@code dir}, marked when tracked files changed. */
-  static String commit(File dir) {
+  /**
+   * The one place a result's commit label is decided: {@code git rev-parse --short HEAD} of the
+   * Strata source tree {@code dir} is in, {@code +changes} appended when tracked files differ from
+   * it. {@code unknown} (never a guess) when {@code dir} is not inside a git work tree, when that
+   * work tree is not a Strata source tree (its top has no {@code strata} launcher and
+   * {@code benchmarks/pom.xml}: another repository's commit would label the result wrongly), or
+   * when git cannot be run.
+   */
+  public static String commit(File dir) {
+    String top = git(dir, List.of("git", "rev-parse", "--show-toplevel"));
+    if (top == null || top.isEmpty() || !isSourceTree(new File(top))) {
+      return UNKNOWN;
+    }
     String head = git(dir, List.of("git", "rev-parse", "--short", "HEAD"));
     if (head == null || head.isEmpty()) {
-      return "unknown";
+      return UNKNOWN;
     }
     String changes = git(dir, List.of("git", "status", "--porcelain", "--untracked-files=no"));
-    return changes == null || changes.isEmpty() ? head : head + "+changes";
+    if (changes == null) {
+      return UNKNOWN;
+    }
+    return changes.isEmpty() ? head : head + "+changes";
+  }
+
+  /** Whether {@code top} is the top of a Strata source tree (what ./strata runs from). */
+  static boolean isSourceTree(File top) {
+    return new File(top, "strata").isFile() && new File(top, "benchmarks/pom.xml").isFile();
   }
 
   private static String git(File dir, List<String> cmd) {

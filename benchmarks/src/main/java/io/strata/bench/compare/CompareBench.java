@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchCommand;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.ycsb.HBaseClient26;
 import io.strata.bench.ycsb.InProcessYcsb;
@@ -112,9 +113,10 @@ public final class CompareBench {
       description = "the unpacked distribution whose bin/strata-cluster runs the clusters "
         + "(./strata passes it)")
     File distHome;
-    @Option(names = "--commit", paramLabel = "ID", defaultValue = "unknown",
-      description = "the source commit, for the result's label (./strata passes it)")
-    String commit;
+    @Option(names = "--source-dir", paramLabel = "DIR",
+      description = "the Strata source tree whose commit labels the result (default: the "
+        + "working directory; ./strata passes its own); not a Strata git work tree: unknown")
+    File sourceDir;
     @Option(names = "--base-port", paramLabel = "P", defaultValue = "27000",
       description = "the clusters' first port (default ${DEFAULT-VALUE}, clear of strata "
         + "cluster's 26000)")
@@ -142,7 +144,9 @@ public final class CompareBench {
       long ops = operations != null ? operations : quick ? 1_500 : 200_000;
       return new Settings(quick, atLeast("--reps", reps, 1), atLeast("--records", rec, 100),
         atLeast("--operations", ops, 10), atLeast("--threads", threads, 1),
-        atLeast("--regions", regions, 1), media, distHome.getAbsoluteFile(), commit,
+        atLeast("--regions", regions, 1), media, distHome.getAbsoluteFile(),
+        (sourceDir != null ? sourceDir : new File(System.getProperty("user.dir")))
+          .getAbsoluteFile(),
         atLeast("--base-port", basePort, 1024),
         (workDir != null ? workDir : CommandLines.workDir("bench/compare")).getAbsoluteFile(),
         out, json.file(), monitoring.intervalMs());
@@ -151,7 +155,7 @@ public final class CompareBench {
 
   /** What one run does. */
   record Settings(boolean quick, int reps, long records, long operations, int threads,
-    int regions, String media, File distHome, String commit, int basePort, File workDir,
+    int regions, String media, File distHome, File sourceDir, int basePort, File workDir,
     File out, File json, long monitorMs) {
 
     /** The cluster's size: smaller with --quick, so that starting nine of them fits. */
@@ -193,6 +197,9 @@ public final class CompareBench {
 
   static int run(Settings s, PrintStream out) throws Exception {
     long t0 = System.nanoTime();
+    // Decided as the run starts: the tree may change while it runs.
+    String commit = RunLabels.commit(s.sourceDir());
+    out.printf(Locale.ROOT, "%s: commit %s (source tree %s)%n", COMMAND, commit, s.sourceDir());
     out.printf(Locale.ROOT, "%s: %d repetitions of stock, tuned, strata (order rotated), "
       + "%d records, %d operations per workload, %d threads, media %s, clusters in %s%n",
       COMMAND, s.reps(), s.records(), s.operations(), s.threads(), s.media(), s.workDir());
@@ -274,7 +281,7 @@ public final class CompareBench {
     } finally {
       Runtime.getRuntime().removeShutdownHook(downOnExit);
     }
-    CompareResult result = new CompareResult(s.commit(), Instant.now().toString(), "netty",
+    CompareResult result = new CompareResult(commit, Instant.now().toString(), "netty",
       emulation, probe, CompareResult.workloads(runs.get("hflush")),
       CompareResult.workloads(runs.get("hsync")));
     String report = report(result, s, (System.nanoTime() - t0) / 1e9);

@@ -29,7 +29,7 @@ public class CompareBenchCliTest {
     assertEquals(0, r.code());
     for (String o : new String[] { "Usage: strata bench compare", "--quick", "--reps=N",
       "--records=N", "--operations=N", "--threads=N", "--media=blkio|in-process",
-      "--dist-home=DIR", "--json=FILE", "--out=DIR", "--monitor-ms=MS" }) {
+      "--dist-home=DIR", "--source-dir=DIR", "--json=FILE", "--out=DIR", "--monitor-ms=MS" }) {
       assertTrue(o + " in\n" + r.out(), r.out().contains(o));
     }
   }
@@ -59,6 +59,21 @@ public class CompareBenchCliTest {
     assertEquals(quick.records(), quick.operations("load"));
     assertEquals(quick.operations() / 5, quick.operations("e"));
     assertTrue(quick.phaseLimit().compareTo(full.phaseLimit()) < 0);
+  }
+
+  /**
+   * The commit label is decided by RunLabels from a source tree, not taken from the command
+   * line: the tree defaults to the working directory, and the former --commit is refused.
+   */
+  @Test
+  public void theCommitComesFromTheSourceTree() throws Exception {
+    assertEquals(new File(System.getProperty("user.dir")).getAbsoluteFile(),
+      settings("--dist-home", "d").sourceDir());
+    assertEquals(new File("src-tree").getAbsoluteFile(),
+      settings("--dist-home", "d", "--source-dir", "src-tree").sourceDir());
+    CliRun r = CliRun.of(CompareBench::run, "--dist-home", "d", "--commit", "abc");
+    assertEquals(r.err(), 2, r.code());
+    assertTrue(r.err(), r.err().contains("--commit"));
   }
 
   @Test
