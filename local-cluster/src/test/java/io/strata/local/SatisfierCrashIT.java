@@ -9,12 +9,14 @@ import io.strata.hdfs.mover.FileMover;
 import io.strata.hdfs.mover.PlacementCheck;
 import io.strata.hdfs.sps.InProcessSatisfier;
 import io.strata.hdfs.sps.SatisfierMarks;
+import io.strata.hdfs.sps.SatisfierTool;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -26,6 +28,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -123,14 +126,28 @@ public class SatisfierCrashIT {
     cmd.add("-cp");
     cmd.add(confDir.getAbsolutePath() + File.pathSeparator
       + System.getProperty("java.class.path"));
-    cmd.add("io.strata.hdfs.sps.SatisfierTool");
-    cmd.add("--hdfs");
+    cmd.add(SatisfierProcess.class.getName());
     cmd.add(c.uri().toString());
-    cmd.add("--report-interval");
     cmd.add("5");
     File log = new File(dir, name + ".log");
     return new ProcessBuilder(cmd).redirectErrorStream(true)
       .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+  }
+
+  /**
+   * The child JVM's main: {@link SatisfierTool#satisfy}, as {@code strata satisfier} calls it,
+   * with the class path's hdfs-site.xml. Not the tools' entry point itself: the tools module
+   * depends (through workload-policies' tests) on this one, so it cannot be on this module's
+   * test class path. Arguments: the NameNode URI, seconds between status lines.
+   */
+  static final class SatisfierProcess {
+    private SatisfierProcess() {
+    }
+
+    public static void main(String[] args) throws Exception {
+      System.exit(SatisfierTool.satisfy(new HdfsConfiguration(), URI.create(args[0]),
+        Long.parseLong(args[1]), System.out));
+    }
   }
 
   private static String tail(File log) throws IOException {

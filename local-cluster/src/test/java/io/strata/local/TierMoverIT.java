@@ -176,12 +176,12 @@ public class TierMoverIT {
       assertTrue(s.toString(),
         s.lags().move().max() > 0 && s.lags().move().max() <= 10_000 + 2_000);
 
-      // The command: a second, independent mover with its own state, for a few seconds.
+      // The command (what strata tier-mover calls): a second, independent mover with its own
+      // state, for a few seconds.
       File json = new File("target/it-work/tier-mover-status.json");
       Path state = Files.createTempDirectory("tier-mover-cli").resolve("state");
-      assertEquals(0, TierMoverTool.run(new String[] { "--hdfs", c.uri().toString(), "--state",
-        state.toString(), "--duration", "2", "--report-interval", "1", "--json",
-        json.getPath() }, c.configuration(), System.out));
+      assertEquals(0, TierMoverTool.follow(c.configuration(), c.uri(), state.toString(), null, 1,
+        2, json, System.out));
       JsonNode doc = new ObjectMapper().readTree(json);
       for (String field : new String[] { "txid", "txids_behind", "renames", "files_accepted",
         "queued", "moved", "already_in_place", "gone", "failed", "move_requests" }) {
@@ -400,10 +400,8 @@ public class TierMoverIT {
 
       ByteArrayOutputStream printed = new ByteArrayOutputStream();
       File json = new File("target/it-work/tier-mover-gap.json");
-      assertEquals(0, TierMoverTool.run(new String[] { "--hdfs", c.uri().toString(), "--state",
-        state.toString(), "--duration", "3", "--report-interval", "1", "--json",
-        json.getPath() }, c.configuration(), new PrintStream(printed, true,
-          StandardCharsets.UTF_8)));
+      assertEquals(0, TierMoverTool.follow(c.configuration(), c.uri(), state.toString(), null, 1,
+        3, json, new PrintStream(printed, true, StandardCharsets.UTF_8)));
       String out = printed.toString(StandardCharsets.UTF_8);
       System.out.print(out);
       assertEquals("the renames in the gap were not followed",

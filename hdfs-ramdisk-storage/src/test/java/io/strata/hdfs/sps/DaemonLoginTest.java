@@ -9,6 +9,7 @@ import io.strata.hdfs.tiermover.TierMoverTool;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
@@ -71,15 +72,15 @@ public class DaemonLoginTest {
 
   @Test
   public void theToolsRefuseToStartWithoutAKeytab() throws Exception {
-    String err = stderrOf(() -> assertEquals(1, SatisfierTool.run(
-      new String[] {"--hdfs", "hdfs://127.0.0.1:1"}, kerberos(), System.out)));
+    URI nowhere = URI.create("hdfs://127.0.0.1:1");
+    String err = stderrOf(() -> assertEquals(1, SatisfierTool.satisfy(kerberos(), nowhere, 60,
+      System.out)));
     assertTrue(err, err.contains(HdfsKeys.SPS_KEYTAB_FILE) && err.contains("Kerberos"));
     Configuration conf = kerberos();
     conf.set(HdfsKeys.TIERMOVER_KEYTAB_FILE, new File(keytab.getParentFile(), "none").getPath());
     conf.set(HdfsKeys.TIERMOVER_KERBEROS_PRINCIPAL, "strata-tiermover@" + kdc.getRealm());
-    err = stderrOf(() -> assertEquals(1, TierMoverTool.run(new String[] {"--hdfs",
-      "hdfs://127.0.0.1:1", "--state", new File(keytab.getParentFile(), "state").getPath()},
-      conf, System.out)));
+    err = stderrOf(() -> assertEquals(1, TierMoverTool.follow(conf, nowhere,
+      new File(keytab.getParentFile(), "state").getPath(), null, 10, 0, null, System.out)));
     assertTrue(err, err.contains(HdfsKeys.TIERMOVER_KEYTAB_FILE) && err.contains("not a readable"));
   }
 
