@@ -1,12 +1,12 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.Monitor;
 import io.strata.cli.CommandLines;
-import io.strata.cli.JsonReports;
 import io.strata.local.EmbeddedHBase;
 import io.strata.local.LocalClusterConfig;
 import io.strata.local.StrataLocal;
@@ -238,8 +238,7 @@ public final class YcsbBench {
     out.printf(Locale.ROOT, "[ycsb] starting the embedded cluster: %d DataNodes, %d "
       + "RegionServers, data in %s; HBase %s%n", config.dataNodes(), config.regionServers(),
       config.workDir(), config.hbaseOverrides());
-    ObjectNode json = new ObjectMapper().createObjectNode();
-    settingsJson(s, json.putObject("settings"));
+    Parts json = new Parts(YcsbResult.Settings.of(s));
     List<String> violations = new ArrayList<>();
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
       BenchMonitor monitor = BenchMonitor.start(s.monitorMs(), true)) {
@@ -254,18 +253,20 @@ public final class YcsbBench {
           + "%d round(s)%n", a.records(), a.scanRows(), AclComparison.USER, a.entries(),
           a.rounds());
         AclComparison.Result r = acl(dfs, s, out::println, monitor);
-        r.toJson(json.putObject("acl"));
+        json.acl = YcsbResult.Acl.of(r);
         File png = new File(s.out(), YcsbPlots.ACL_PNG);
         YcsbPlots.acl(r, png);
         r.lines().forEach(out::println);
         out.println("YCSB++ (IcyTable, cell ACLs, 1 client): inserts -24 % at 4 entries, -47 % "
           + "at 11; scans -40 to -50 % with any ACL; plot: " + png);
       }
-      monitor.writeIn(json, s.out(), COMMAND, out);
+      ObjectNode monitored = JsonNodeFactory.instance.objectNode();
+      monitor.writeIn(monitored, s.out(), COMMAND, out);
+      json.monitoring = monitored.get(BenchMonitor.SECTION);
     }
     if (cl.hasOption("json")) {
       File file = new File(cl.getOptionValue("json"));
-      JsonReports.write(file, json);
+      BenchJson.write(file, json.result());
       out.println("JSON written to " + file);
     }
     if (!violations.isEmpty()) {
@@ -306,7 +307,7 @@ public final class YcsbBench {
    * Every experiment but --acl-compare, on one HBase, which {@code monitor} follows while it runs.
    */
   private static void monitored(TieredDfsCluster dfs, Settings s, String[] args,
-    ObjectNode json, List<String> violations, PrintStream out, BenchMonitor monitor)
+    Parts json, List<String> violations, PrintStream out, BenchMonitor monitor)
     throws Exception {
     monitor.phase("start HBase");
     try (EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
@@ -323,16 +324,13 @@ public final class YcsbBench {
     }
   }
 
-  private static void experiments(Experiments x, Settings s, String[] args, ObjectNode json,
+  private static void experiments(Experiments x, Settings s, String[] args, Parts json,
     List<String> violations, PrintStream out) throws Exception {
     if (!s.phases().isEmpty()) {
       out.printf("%n== multi-phase run: %s (%d clients x %d threads, %d records, %d operations "
         + "per workload, usertable pre-split into %d regions)%n", names(s.phases()),
         s.clients(), s.threads(), s.records(), s.operations(), s.regions());
-      ArrayNode phases = json.putArray("phases");
-      for (MultiPhaseRun.StepResult r : x.phases(out::println)) {
-        r.toJson(phases.addObject());
-      }
+      json.phases = x.phases(out::println).stream().map(YcsbResult.Step::of).toList();
     }
     if (s.presplitCompare()) {
       out.printf("%n== pre-split comparison: load of %d records into %d regions vs 1 region, "
@@ -340,24 +338,21 @@ public final class YcsbBench {
       PresplitComparison.Result r = x.presplit(out::println);
       out.printf(Locale.ROOT, "pre-split / single ingest throughput: %.0f / %.0f ops/s = %.2f%n",
         r.presplitOpsPerSec(), r.singleOpsPerSec(), r.ratio());
-      r.toJson(json.putObject("presplit"));
+      json.presplit = YcsbResult.Presplit.of(r);
     }
     if (s.bulkloadCompare()) {
       out.printf("%n== bulk load: %d records by YCSB's inserts and by HFiles + BulkLoadHFiles, "
         + "into %d regions and into 1, %d round(s)%n", s.records(), s.regions(), s.rounds());
       BulkLoadComparison.Result r = x.bulkload(out::println);
       out.println(r);
-      r.toJson(json.putObject("bulkload"));
+      json.bulkload = YcsbResult.BulkLoad.of(r);
     }
     if (s.rawLag()) {
       out.printf("%n== read-after-write lag: %d records per variant at %s writes/s, writer and "
         + "reader on separate connections, keys published in ZooKeeper%n", s.rawRecords(),
         s.rawTarget() == 0 ? "as many" : Integer.toString(s.rawTarget()));
-      ArrayNode raw = json.putArray("raw_lag");
       List<ReadAfterWriteLag.Result> lags = x.rawLag(out::println);
-      for (ReadAfterWriteLag.Result r : lags) {
-        r.toJson(raw.addObject());
-      }
+      json.rawLag = lags.stream().map(YcsbResult.Lag::of).toList();
       File png = new File(s.out(), "raw-lag-retried-cdf.png");
       YcsbPlots.lag(lags, png);
       out.println("keys that needed a retry, per buffer: " + YcsbPlots.lagShares(lags)
@@ -374,7 +369,7 @@ public final class YcsbBench {
         rc.operations(), rc.runTime().toSeconds());
       x.mark("rpc-compare");
       RpcCompare.Result r = RpcCompare.run(x.hbase, rc, s.workDir().toPath(), out::println);
-      r.toJson(json.putObject("rpc_compare"));
+      json.rpcCompare = YcsbResult.Rpc.of(r);
       RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
       out.println("report: " + new File(s.out(), RpcCompareReport.MARKDOWN) + ", plot: "
         + new File(s.out(), RpcCompareReport.PLOT));
@@ -387,7 +382,8 @@ public final class YcsbBench {
         + "selectivities %s %%, %d scans per side and cell%n", f.records(), f.fieldCount(),
         f.fieldLength(), f.scanRows(), f.selectivities(), f.repetitions());
       FilterComparison.Result r = x.filters(out::println);
-      r.toJson(json);
+      json.filters = YcsbResult.Filter.all(r);
+      json.filtersSummary = YcsbResult.FiltersSummary.of(r);
       List<File> pngs = YcsbPlots.filters(r, s.out());
       r.summary().forEach(out::println);
       out.println(FilterComparison.PAPER + "; plots: " + pngs);
@@ -567,23 +563,27 @@ public final class YcsbBench {
       cl.getOptionValue("rpc-transport", RpcCompare.LOOPBACK).trim());
   }
 
-  private static void settingsJson(Settings s, ObjectNode node) {
-    node.put("phases", names(s.phases()));
-    node.put("clients", s.clients());
-    node.put("threads", s.threads());
-    node.put("records", s.records());
-    node.put("operations", s.operations());
-    node.put("regions", s.regions());
-    node.put("rounds", s.rounds());
-    node.put("settle_quiet_s", s.settle().quiet().toSeconds());
-    node.put("settle_max_s", s.settle().bound().toSeconds());
-    node.put("raw_records", s.rawRecords());
-    node.put("raw_target_ops_per_s", s.rawTarget());
-    node.put("rpc_compare", s.rpcCompare() != null);
-    node.put("acl_compare", s.acl() != null);
-    node.put("filter_compare", s.filters() != null);
-    ObjectNode ycsb = node.putObject("ycsb");
-    s.ycsb().forEach(ycsb::put);
+  /** The parts of the result as the experiments finish, in the order the JSON has them. */
+  static final class Parts {
+    final YcsbResult.Settings settings;
+    List<YcsbResult.Step> phases;
+    YcsbResult.Presplit presplit;
+    YcsbResult.BulkLoad bulkload;
+    List<YcsbResult.Lag> rawLag;
+    YcsbResult.Rpc rpcCompare;
+    List<YcsbResult.Filter> filters;
+    YcsbResult.FiltersSummary filtersSummary;
+    YcsbResult.Acl acl;
+    JsonNode monitoring;
+
+    Parts(YcsbResult.Settings settings) {
+      this.settings = settings;
+    }
+
+    YcsbResult result() {
+      return new YcsbResult(settings, phases, presplit, bulkload, rawLag, rpcCompare, filters,
+        filtersSummary, acl, monitoring);
+    }
   }
 
   /** The experiments on one running cluster; also what the integration test drives. */
