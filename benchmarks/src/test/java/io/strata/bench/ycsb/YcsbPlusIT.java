@@ -24,7 +24,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
-import org.apache.commons.cli.DefaultParser;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -69,8 +68,7 @@ public class YcsbPlusIT {
 
   /** The bench's experiments with the bench's own command line. */
   private static YcsbBench.Experiments bench(String name, String... args) throws Exception {
-    YcsbBench.Settings s = YcsbBench.settings(new DefaultParser().parse(YcsbBench.options(),
-      args));
+    YcsbBench.Settings s = YcsbBench.settings(args);
     return new YcsbBench.Experiments(hbase, s, workDir.resolve(name));
   }
 
