@@ -1,7 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.local.EmbeddedHBase;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -197,52 +195,6 @@ public final class AclComparison {
       return v.rounds().stream().mapToDouble(Round::scanRatio).average().orElse(Double.NaN);
     }
 
-    public void toJson(ObjectNode node) {
-      node.put("user", USER);
-      node.put("records", settings.records());
-      node.put("threads", settings.threads());
-      node.put("rounds", settings.rounds());
-      node.put("scan_length", settings.scanLength());
-      node.put("client_buffer_bytes", settings.bufferBytes());
-      ObjectNode paper = node.putObject("paper");
-      PAPER_INSERT_RATIO.forEach((n, r) -> paper.put("insert_ratio_" + n + "_entries", r));
-      paper.put("scan_ratio", "0.5-0.6");
-      ArrayNode list = node.putArray("variants");
-      for (Variant v : variants) {
-        ObjectNode o = list.addObject();
-        o.put("level", v.level());
-        o.put("entries", v.entries());
-        o.put("access_controller", !"none".equals(v.level()));
-        o.put("insert_ops_per_s", round1(v.insertOpsPerSec()));
-        o.put("scan_rows_per_s", round1(v.scanRowsPerSec()));
-        o.put("insert_ratio", Math.round(insertRatio(v) * 1000) / 1000.0);
-        o.put("scan_ratio", Math.round(scanRatio(v) * 1000) / 1000.0);
-        ArrayNode rounds = o.putArray("per_round");
-        for (Round r : v.rounds()) {
-          ObjectNode ro = rounds.addObject();
-          ro.put("round", r.round());
-          ro.put("rows", r.rows());
-          ro.put("insert_s", Math.round(r.insertSeconds() * 1000) / 1000.0);
-          ro.put("insert_ops_per_s", round1(r.insertOpsPerSec()));
-          ro.put("scanned_rows", r.scannedRows());
-          ro.put("scan_s", Math.round(r.scanSeconds() * 1000) / 1000.0);
-          ro.put("scan_rows_per_s", round1(r.scanRowsPerSec()));
-          if (r.baseline() != null) {
-            ro.put("baseline_insert_ops_per_s", round1(r.baseline().insertOpsPerSec()));
-            ro.put("baseline_scan_rows_per_s", round1(r.baseline().scanRowsPerSec()));
-            ro.put("insert_ratio", Math.round(r.insertRatio() * 1000) / 1000.0);
-            ro.put("scan_ratio", Math.round(r.scanRatio() * 1000) / 1000.0);
-          }
-        }
-        ObjectNode p = o.putObject("proof");
-        p.put("outsider_put_denied", v.proof().outsiderPutDenied());
-        p.put("outsider_scan_denied", v.proof().outsiderScanDenied());
-        p.put("outsider_scan_rows", v.proof().outsiderScanRows());
-        p.put("table_grants", v.proof().tableGrants());
-        p.put("cell_reader_cells", v.proof().cellReaderCells());
-      }
-    }
-
     /** The variants beside the paper's figures, one line each. */
     public List<String> lines() {
       List<String> out = new ArrayList<>();
@@ -261,10 +213,6 @@ public final class AclComparison {
     public String toString() {
       return String.join("\n", lines());
     }
-  }
-
-  private static double round1(double v) {
-    return Math.round(v * 10) / 10.0;
   }
 
   private final Clusters clusters;

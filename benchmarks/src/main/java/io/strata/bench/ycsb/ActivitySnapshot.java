@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 
 /**
@@ -37,20 +36,6 @@ public record ActivitySnapshot(long flushes, long flushedBytes, long compactions
       compactions - before.compactions, majorCompactions - before.majorCompactions,
       compactedInputBytes - before.compactedInputBytes,
       compactedOutputBytes - before.compactedOutputBytes, flushQueue, compactionQueue, compactionsRunning, storeFiles, regions);
-  }
-
-  public void toJson(ObjectNode node) {
-    node.put("flushes", flushes);
-    node.put("flushed_bytes", flushedBytes);
-    node.put("compactions", compactions);
-    node.put("major_compactions", majorCompactions);
-    node.put("compacted_input_bytes", compactedInputBytes);
-    node.put("compacted_output_bytes", compactedOutputBytes);
-    node.put("flush_queue", flushQueue);
-    node.put("compaction_queue", compactionQueue);
-    node.put("compactions_running", compactionsRunning);
-    node.put("store_files", storeFiles);
-    node.put("regions", regions);
   }
 
   @Override

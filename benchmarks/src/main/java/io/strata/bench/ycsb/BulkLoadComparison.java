@@ -1,7 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,16 +54,6 @@ public final class BulkLoadComparison {
       return rows / (writeSeconds + loadSeconds);
     }
 
-    void toJson(ObjectNode node) {
-      node.put("regions", regions);
-      node.put("rows", rows);
-      node.put("write_hfiles_s", Math.round(writeSeconds * 1000) / 1000.0);
-      node.put("bulk_load_s", Math.round(loadSeconds * 1000) / 1000.0);
-      node.put("seconds", Math.round((writeSeconds + loadSeconds) * 1000) / 1000.0);
-      node.put("rows_per_s", Math.round(rowsPerSec() * 10) / 10.0);
-      node.put("hfiles", files);
-    }
-
     @Override
     public String toString() {
       return String.format(Locale.ROOT, "bulk load %3d region(s): %d rows in %.1f s (%.1f s "
@@ -83,23 +71,6 @@ public final class BulkLoadComparison {
 
     public double bulkSingleRowsPerSec() {
       return single.stream().mapToDouble(BulkLoad::rowsPerSec).average().orElse(Double.NaN);
-    }
-
-    public void toJson(ObjectNode node) {
-      insert.toJson(node.putObject("insert"));
-      ObjectNode bulk = node.putObject("bulk");
-      bulk.put("presplit_rows_per_s", Math.round(bulkPresplitRowsPerSec() * 10) / 10.0);
-      bulk.put("single_rows_per_s", Math.round(bulkSingleRowsPerSec() * 10) / 10.0);
-      ArrayNode rounds = bulk.putArray("per_round");
-      for (int i = 0; i < presplit.size(); i++) {
-        ObjectNode round = rounds.addObject();
-        presplit.get(i).toJson(round.putObject("presplit"));
-        single.get(i).toJson(round.putObject("single"));
-      }
-      node.put("bulk_over_insert_presplit",
-        Math.round(bulkPresplitRowsPerSec() / insert.presplitOpsPerSec() * 100) / 100.0);
-      node.put("bulk_over_insert_single",
-        Math.round(bulkSingleRowsPerSec() / insert.singleOpsPerSec() * 100) / 100.0);
     }
 
     @Override

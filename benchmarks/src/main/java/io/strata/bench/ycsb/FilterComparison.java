@@ -1,7 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.metrics.Median;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -141,16 +139,6 @@ public final class FilterComparison {
     public double bytesPerScan() {
       return (double) bytes / nanos.length;
     }
-
-    void toJson(ObjectNode node) {
-      node.put("ms_per_scan", round(msPerScan(), 4));
-      node.put("ms_mean", round(msMean(), 4));
-      node.put("scans_per_s", round(1000 / msPerScan(), 1));
-      node.put("bytes", bytes);
-      node.put("bytes_per_scan", Math.round(bytesPerScan()));
-      node.put("matched", matched);
-      node.put("rows", rows);
-    }
   }
 
   /**
@@ -174,27 +162,6 @@ public final class FilterComparison {
 
     public double mbScannedPerScan() {
       return scannedBytes / (double) scans / (1 << 20);
-    }
-
-    void toJson(ObjectNode node) {
-      node.put("filter", filter.label);
-      node.put("hbase_filter", filter.hbaseClass);
-      node.put("scan_rows", scanRows);
-      node.put("selectivity", selectivity / 100.0);
-      node.put("scans", scans);
-      node.put("rows_scanned", rowsScanned);
-      node.put("matched_unit", filter.selectsRows() ? "rows" : "cells");
-      node.put("matched", expected);
-      node.put("rows_matched", server.rows());
-      if (!filter.selectsRows()) {
-        node.put("cells_matched", expected);
-      }
-      node.put("mb_scanned_per_scan", round(mbScannedPerScan(), 4));
-      server.toJson(node.putObject("server"));
-      client.toJson(node.putObject("client"));
-      node.put("ratio", round(ratio(), 3));
-      node.put("server_pays", ratio() > 1);
-      node.put("agree", agree());
     }
 
     @Override
@@ -245,48 +212,6 @@ public final class FilterComparison {
         lines.add(b.toString());
       }
       return lines;
-    }
-
-    /**
-     * Into the bench's results: {@code filters}, the list of cells, and {@code filters_summary},
-     * the settings, the load and where the server-side filter starts to pay.
-     */
-    public void toJson(ObjectNode root) {
-      ArrayNode list = root.putArray("filters");
-      for (Cell c : cells) {
-        c.toJson(list.addObject());
-      }
-      ObjectNode node = root.putObject("filters_summary");
-      ObjectNode s = node.putObject("settings");
-      s.put("records", settings.records());
-      s.put("fieldcount", settings.fieldCount());
-      s.put("fieldlength", settings.fieldLength());
-      s.put("regions", settings.regions());
-      s.put("repetitions", settings.repetitions());
-      s.put("seed", settings.seed());
-      ArrayNode lengths = s.putArray("scan_rows");
-      settings.scanRows().forEach(lengths::add);
-      ArrayNode sels = s.putArray("selectivities");
-      settings.selectivities().forEach(k -> sels.add(k / 100.0));
-      node.put("load_s", round(loadSeconds, 3));
-      node.put("loaded_bytes", loadedBytes);
-      ArrayNode pays = node.putArray("server_pays_from");
-      for (Kind k : Kind.values()) {
-        for (int sel : settings.selectivities()) {
-          Cell c = paysFrom(k, sel);
-          ObjectNode p = pays.addObject();
-          p.put("filter", k.label);
-          p.put("selectivity", sel / 100.0);
-          if (c == null) {
-            p.putNull("scan_rows");
-          } else {
-            p.put("scan_rows", c.scanRows());
-            p.put("mb_scanned_per_scan", round(c.mbScannedPerScan(), 4));
-          }
-        }
-      }
-      node.put("agree", disagreements().isEmpty());
-      node.put("paper", PAPER);
     }
   }
 
@@ -616,10 +541,5 @@ public final class FilterComparison {
       v[i] = (byte) (' ' + random.nextInt(95));
     }
     return v;
-  }
-
-  private static double round(double v, int digits) {
-    double scale = Math.pow(10, digits);
-    return Math.round(v * scale) / scale;
   }
 }

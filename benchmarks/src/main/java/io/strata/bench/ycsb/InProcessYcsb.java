@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,13 +39,6 @@ public final class InProcessYcsb {
       }
       return new Latency(ns.getTotalCount(), ns.getMean() / 1000.0,
         ns.getValueAtPercentile(50) / 1000.0, ns.getValueAtPercentile(99) / 1000.0);
-    }
-
-    void toJson(ObjectNode node) {
-      node.put("count", count);
-      node.put("mean_us", round(meanUs));
-      node.put("p50_us", round(p50Us));
-      node.put("p99_us", round(p99Us));
     }
   }
 

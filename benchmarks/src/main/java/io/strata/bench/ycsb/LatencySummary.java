@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
@@ -18,17 +17,6 @@ public record LatencySummary(long count, double mean, long p50, long p99, long p
     return new LatencySummary(h.getTotalCount(), h.getMean(), h.getValueAtPercentile(50),
       h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getValueAtPercentile(99.99),
       h.getMaxValue());
-  }
-
-  /** Fields {@code count, mean, p50, p99, p99_9, p99_99, max}. */
-  public void toJson(ObjectNode node) {
-    node.put("count", count);
-    node.put("mean", Math.round(mean * 10) / 10.0);
-    node.put("p50", p50);
-    node.put("p99", p99);
-    node.put("p99_9", p999);
-    node.put("p99_99", p9999);
-    node.put("max", max);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.ycsb.YcsbRunner.Phase;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,19 +45,6 @@ public final class MultiPhaseRun {
    */
   public record StepResult(Step step, double seconds, PhaseFigures figures,
     ActivitySnapshot activity, Settle.Outcome settle) {
-    public void toJson(ObjectNode node) {
-      node.put("name", step.name());
-      node.put("kind", step.kind().name().toLowerCase(Locale.ROOT));
-      node.put("wall_seconds", Math.round(seconds * 1000) / 1000.0);
-      if (figures != null) {
-        figures.toJson(node.putObject("ycsb"));
-      }
-      if (settle != null) {
-        settle.toJson(node.putObject("settle"));
-      }
-      activity.toJson(node.putObject("activity"));
-    }
-
     @Override
     public String toString() {
       StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-8s %6.1f s", step.name(),

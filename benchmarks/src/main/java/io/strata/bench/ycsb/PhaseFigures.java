@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,21 +25,6 @@ import java.util.Map;
 public record PhaseFigures(int clients, long operations, long failed, double seconds,
   double opsPerSec, Map<String, LatencySummary> latenciesUs, double startSpreadMs,
   double arrivalSpreadMs, double jvmStartSpreadMs, List<YcsbRun> runs) {
-
-  public void toJson(ObjectNode node) {
-    node.put("clients", clients);
-    node.put("operations", operations);
-    node.put("failed", failed);
-    node.put("seconds", Math.round(seconds * 1000) / 1000.0);
-    node.put("ops_per_s", Math.round(opsPerSec * 10) / 10.0);
-    ObjectNode lat = node.putObject("latency_us");
-    latenciesUs.forEach((op, s) -> s.toJson(lat.putObject(op)));
-    if (clients > 1) {
-      node.put("start_spread_ms", Math.round(startSpreadMs * 10) / 10.0);
-      node.put("arrival_spread_ms", Math.round(arrivalSpreadMs * 10) / 10.0);
-      node.put("jvm_start_spread_ms", Math.round(jvmStartSpreadMs * 10) / 10.0);
-    }
-  }
 
   @Override
   public String toString() {

@@ -1,7 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.ycsb.YcsbRunner.Phase;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -32,14 +30,6 @@ public final class PresplitComparison {
    */
   public record Variant(String name, int regionsAtStart, PhaseFigures load,
     ActivitySnapshot activity) {
-    public void toJson(ObjectNode node) {
-      node.put("regions_at_start", regionsAtStart);
-      node.put("regions_at_end", activity.regions());
-      node.put("splits", activity.regions() - regionsAtStart);
-      load.toJson(node.putObject("ycsb"));
-      activity.toJson(node.putObject("activity"));
-    }
-
     @Override
     public String toString() {
       return String.format(Locale.ROOT, "%-8s %3d -> %3d regions  %s%n    servers: %s", name,
@@ -65,20 +55,6 @@ public final class PresplitComparison {
 
     private static double mean(List<Variant> vs) {
       return vs.stream().mapToDouble(v -> v.load().opsPerSec()).average().orElse(Double.NaN);
-    }
-
-    public void toJson(ObjectNode node) {
-      node.put("regions", regions);
-      node.put("rounds", presplit.size());
-      node.put("presplit_ops_per_s", Math.round(presplitOpsPerSec() * 10) / 10.0);
-      node.put("single_ops_per_s", Math.round(singleOpsPerSec() * 10) / 10.0);
-      node.put("ratio", Math.round(ratio() * 1000) / 1000.0);
-      ArrayNode rounds = node.putArray("per_round");
-      for (int i = 0; i < presplit.size(); i++) {
-        ObjectNode round = rounds.addObject();
-        presplit.get(i).toJson(round.putObject("presplit"));
-        single.get(i).toJson(round.putObject("single"));
-      }
     }
   }
 

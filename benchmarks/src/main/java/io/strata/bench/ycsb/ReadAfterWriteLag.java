@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -113,37 +112,6 @@ public final class ReadAfterWriteLag {
 
     public double writesPerSec() {
       return settings.records() / writeSeconds;
-    }
-
-    public void toJson(ObjectNode node) {
-      node.put("buffer_bytes", settings.bufferBytes());
-      node.put("client_buffering", settings.bufferBytes() > 0);
-      node.put("records", settings.records());
-      node.put("target_ops_per_s", settings.targetOpsPerSec());
-      node.put("sample_every", settings.sampleEvery());
-      node.put("sampled", sampled);
-      node.put("writes_per_s", Math.round(writesPerSec() * 10) / 10.0);
-      ObjectNode lag = node.putObject("lag_ms");
-      lag.put("count", lagUs.count());
-      lag.put("mean", Math.round(lagUs.mean() / 100) / 10.0);
-      lag.put("p50", lagUs.p50() / 1000.0);
-      lag.put("p99", lagUs.p99() / 1000.0);
-      lag.put("p99_9", lagUs.p999() / 1000.0);
-      lag.put("max", lagUs.max() / 1000.0);
-      node.put("retried_keys", retried);
-      node.put("retried_share", retriedShare());
-      ObjectNode rl = node.putObject("lag_retried_ms");
-      rl.put("count", retriedLagUs.count());
-      rl.put("mean", Math.round(retriedLagUs.mean() / 100) / 10.0);
-      rl.put("p50", retriedLagUs.p50() / 1000.0);
-      rl.put("p99", retriedLagUs.p99() / 1000.0);
-      rl.put("max", retriedLagUs.max() / 1000.0);
-      com.fasterxml.jackson.databind.node.ArrayNode cdf = node.putArray("lag_retried_cdf");
-      for (double[] point : retriedCdf) {
-        cdf.addArray().add(point[0]).add(point[1]);
-      }
-      node.put("poll_rounds", pollRounds);
-      node.put("mean_poll_ms", Math.round(meanPollMs * 100) / 100.0);
     }
 
     @Override

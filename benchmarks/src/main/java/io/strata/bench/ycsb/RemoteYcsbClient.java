@@ -1,8 +1,9 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.JvmCommand;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
 import java.io.BufferedReader;
@@ -20,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,13 +54,55 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  */
 final class RemoteYcsbClient implements AutoCloseable {
   static final String ANSWER = "@@ycsb ";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** One line per message, a part that is absent (null) left out, an unknown field refused. */
+  static final ObjectMapper JSON = new ObjectMapper()
+    .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+    .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   private static final Duration START_TIMEOUT = Duration.ofMinutes(10);
   /** The child's wait for its endpoint: an emulated guest sets one up in seconds, not minutes. */
   private static final Duration ENDPOINT_TIMEOUT = Duration.ofMinutes(2);
   /** A run's answer may come this long after its time limit (YCSB's threads stop, figures). */
   private static final Duration ANSWER_GRACE = Duration.ofMinutes(3);
   private static final Object END = new Object();
+
+  /** A run asked of the child: {@link InProcessYcsb#run}'s arguments, the counters to count. */
+  record Request(@JsonProperty("properties") Map<String, String> properties,
+    @JsonProperty("transactions") boolean transactions, @JsonProperty("threads") int threads,
+    @JsonProperty("operations") long operations, @JsonProperty("max_ms") long maxMs,
+    @JsonProperty("counters") List<String> counters) {
+  }
+
+  /**
+   * A line from the child: {@code detail} when ready, {@code figures} and {@code counters} (their
+   * increments) after a run, or {@code error}.
+   */
+  record Answer(@JsonProperty("detail") String detail,
+    @JsonProperty("figures") EncodedFigures figures,
+    @JsonProperty("counters") Map<String, Long> counters, @JsonProperty("error") String error) {
+    static Answer failed(String error) {
+      return new Answer(null, null, null, error);
+    }
+  }
+
+  /** A run's figures with its latency histograms encoded whole ({@link #encode}). */
+  record EncodedFigures(@JsonProperty("operations") long operations,
+    @JsonProperty("failed") long failed, @JsonProperty("seconds") double seconds,
+    @JsonProperty("all") String all, @JsonProperty("by_type") Map<String, String> byType) {
+    static EncodedFigures of(InProcessYcsb.Figures f) {
+      Map<String, String> types = new LinkedHashMap<>();
+      f.byTypeNs().forEach((type, h) -> types.put(type, encode(h)));
+      return new EncodedFigures(f.operations(), f.failed(), f.seconds(), encode(f.allNs()),
+        types);
+    }
+
+    InProcessYcsb.Figures figures() throws IOException {
+      Map<String, Histogram> types = new TreeMap<>();
+      for (Map.Entry<String, String> e : byType.entrySet()) {
+        types.put(e.getKey(), decode(e.getValue()));
+      }
+      return new InProcessYcsb.Figures(operations, failed, seconds, decode(all), types);
+    }
+  }
 
   private final String name;
   private final Process process;
@@ -115,9 +157,9 @@ final class RemoteYcsbClient implements AutoCloseable {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     RemoteYcsbClient c = new RemoteYcsbClient(name, p, relay);
     try {
-      JsonNode ready = c.answer(START_TIMEOUT);
+      Answer ready = c.answer(START_TIMEOUT);
       relay.accept("[rpc-compare] client JVM " + name + " (pid " + p.pid() + ") ready: "
-        + ready.path("detail").asText());
+        + ready.detail());
       return c;
     } catch (IOException | RuntimeException | InterruptedException e) {
       c.close();
@@ -132,26 +174,21 @@ final class RemoteYcsbClient implements AutoCloseable {
   synchronized RpcCompare.PathRun run(Properties props, boolean transactions, int threads,
     long operations, Duration maxTime, List<String> counters) throws IOException,
     InterruptedException {
-    ObjectNode req = JSON.createObjectNode();
-    ObjectNode p = req.putObject("properties");
+    Map<String, String> p = new LinkedHashMap<>();
     props.stringPropertyNames().forEach(k -> p.put(k, props.getProperty(k)));
-    req.put("transactions", transactions);
-    req.put("threads", threads);
-    req.put("operations", operations);
-    req.put("max_ms", maxTime.toMillis());
-    var c = req.putArray("counters");
-    counters.forEach(c::add);
-    requests.write(JSON.writeValueAsString(req));
+    requests.write(JSON.writeValueAsString(new Request(p, transactions, threads, operations,
+      maxTime.toMillis(), List.copyOf(counters))));
     requests.newLine();
     requests.flush();
-    JsonNode a = answer(maxTime.plus(ANSWER_GRACE));
-    Map<String, Long> counted = new LinkedHashMap<>();
-    a.path("counters").fields().forEachRemaining(e -> counted.put(e.getKey(),
-      e.getValue().asLong()));
-    return new RpcCompare.PathRun(figures(a.path("figures")), counted);
+    Answer a = answer(maxTime.plus(ANSWER_GRACE));
+    if (a.figures() == null || a.counters() == null) {
+      throw new IOException("the YCSB client JVM " + name + " answered a run without its "
+        + "figures or counters");
+    }
+    return new RpcCompare.PathRun(a.figures().figures(), new LinkedHashMap<>(a.counters()));
   }
 
-  private JsonNode answer(Duration timeout) throws IOException, InterruptedException {
+  private Answer answer(Duration timeout) throws IOException, InterruptedException {
     Object o = answers.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     if (o == null) {
       throw new IOException("the YCSB client JVM " + name + " (pid " + process.pid()
@@ -164,9 +201,9 @@ final class RemoteYcsbClient implements AutoCloseable {
         + (process.isAlive() ? "" : " with exit status " + process.waitFor()) + " (its output "
         + "is above)");
     }
-    JsonNode a = (JsonNode) o;
-    if (a.has("error")) {
-      throw new IOException("the YCSB client JVM " + name + ": " + a.path("error").asText());
+    Answer a = (Answer) o;
+    if (a.error() != null) {
+      throw new IOException("the YCSB client JVM " + name + ": " + a.error());
     }
     return a;
   }
@@ -177,7 +214,7 @@ final class RemoteYcsbClient implements AutoCloseable {
       String line;
       while ((line = in.readLine()) != null) {
         if (line.startsWith(ANSWER)) {
-          answers.put(JSON.readTree(line.substring(ANSWER.length())));
+          answers.put(JSON.readValue(line.substring(ANSWER.length()), Answer.class));
         } else {
           relay.accept("  [" + name + " client] " + line);
         }
@@ -205,28 +242,6 @@ final class RemoteYcsbClient implements AutoCloseable {
 
   // ---------------------------------------------------------------------------------------
   // The encoding of figures (both sides).
-
-  static ObjectNode toJson(InProcessYcsb.Figures f) {
-    ObjectNode n = JSON.createObjectNode();
-    n.put("operations", f.operations());
-    n.put("failed", f.failed());
-    n.put("seconds", f.seconds());
-    n.put("all", encode(f.allNs()));
-    ObjectNode types = n.putObject("by_type");
-    f.byTypeNs().forEach((type, h) -> types.put(type, encode(h)));
-    return n;
-  }
-
-  static InProcessYcsb.Figures figures(JsonNode n) throws IOException {
-    Map<String, Histogram> byType = new TreeMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = n.path("by_type").fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      byType.put(e.getKey(), decode(e.getValue().asText()));
-    }
-    return new InProcessYcsb.Figures(n.path("operations").asLong(), n.path("failed").asLong(),
-      n.path("seconds").asDouble(), decode(n.path("all").asText()), byType);
-  }
 
   static String encode(Histogram h) {
     ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
@@ -269,29 +284,24 @@ final class RemoteYcsbClient implements AutoCloseable {
           + RpcCompare.awaitEndpoint(connection, 0, ENDPOINT_TIMEOUT) + " read(s)";
       }
       HBaseClient26.provideConnection(RpcCompare.connectionName(name), connection);
-      ObjectNode ready = JSON.createObjectNode();
-      ready.put("detail", detail);
-      answers.println(ANSWER + JSON.writeValueAsString(ready));
+      answers.println(ANSWER + JSON.writeValueAsString(new Answer(detail, null, null, null)));
       answers.flush();
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
         StandardCharsets.UTF_8));
       String line;
       while ((line = in.readLine()) != null) {
-        ObjectNode a;
+        Answer a;
         try {
-          a = serve(JSON.readTree(line));
+          a = serve(JSON.readValue(line, Request.class));
         } catch (Exception e) {
-          a = JSON.createObjectNode();
-          a.put("error", String.valueOf(e));
+          a = Answer.failed(String.valueOf(e));
           e.printStackTrace();
         }
         answers.println(ANSWER + JSON.writeValueAsString(a));
         answers.flush();
       }
     } catch (Exception e) {
-      ObjectNode a = JSON.createObjectNode();
-      a.put("error", "could not start: " + e);
-      answers.println(ANSWER + JSON.writeValueAsString(a));
+      answers.println(ANSWER + JSON.writeValueAsString(Answer.failed("could not start: " + e)));
       answers.flush();
       throw e;
     }
@@ -299,21 +309,15 @@ final class RemoteYcsbClient implements AutoCloseable {
     System.exit(0);
   }
 
-  private static ObjectNode serve(JsonNode req) throws Exception {
+  private static Answer serve(Request req) throws Exception {
     Properties props = new Properties();
-    req.path("properties").fields().forEachRemaining(e -> props.setProperty(e.getKey(),
-      e.getValue().asText()));
-    List<String> counters = new ArrayList<>();
-    req.path("counters").forEach(c -> counters.add(c.asText()));
+    req.properties().forEach(props::setProperty);
     Map<String, Long> before = new LinkedHashMap<>();
-    counters.forEach(c -> before.put(c, RdmaRpcMetrics.count(c)));
-    InProcessYcsb.Figures f = InProcessYcsb.run(props, req.path("transactions").asBoolean(),
-      req.path("threads").asInt(), req.path("operations").asLong(),
-      Duration.ofMillis(req.path("max_ms").asLong()));
-    ObjectNode a = JSON.createObjectNode();
-    a.set("figures", toJson(f));
-    ObjectNode c = a.putObject("counters");
-    counters.forEach(k -> c.put(k, RdmaRpcMetrics.count(k) - before.get(k)));
-    return a;
+    req.counters().forEach(c -> before.put(c, RdmaRpcMetrics.count(c)));
+    InProcessYcsb.Figures f = InProcessYcsb.run(props, req.transactions(), req.threads(),
+      req.operations(), Duration.ofMillis(req.maxMs()));
+    Map<String, Long> counted = new LinkedHashMap<>();
+    req.counters().forEach(k -> counted.put(k, RdmaRpcMetrics.count(k) - before.get(k)));
+    return new Answer(null, EncodedFigures.of(f), counted, null);
   }
 }

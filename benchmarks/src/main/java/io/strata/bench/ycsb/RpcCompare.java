@@ -1,7 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.PollingRpcSchedulerFactory;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
@@ -113,24 +111,6 @@ final class RpcCompare {
       return new PathRun(InProcessYcsb.Figures.merge(rounds.stream().map(PathRun::figures)
         .toList()), sum, perRound);
     }
-
-    void toJson(ObjectNode node) {
-      node.put("ops_per_s", Math.round(figures.opsPerSec()));
-      node.put("mean_us", InProcessYcsb.round(figures.all().meanUs()));
-      node.put("p50_us", InProcessYcsb.round(figures.all().p50Us()));
-      node.put("p99_us", InProcessYcsb.round(figures.all().p99Us()));
-      node.put("operations", figures.operations());
-      node.put("failed", figures.failed());
-      node.put("seconds", Math.round(figures.seconds() * 1000) / 1000.0);
-      ArrayNode rounds = node.putArray("rounds_ops_per_s");
-      roundOpsPerSec.forEach(v -> rounds.add(Math.round(v)));
-      ObjectNode ops = node.putObject("ops");
-      figures.byType().forEach((type, l) -> l.toJson(ops.putObject(type)));
-      node.put("gets_over_endpoint", counter("client.Get.rdma"));
-      node.put("mutates_over_endpoint", counter("client.Mutate.rdma"));
-      ObjectNode c = node.putObject("counters");
-      counters.forEach(c::put);
-    }
   }
 
   /**
@@ -157,22 +137,6 @@ final class RpcCompare {
     PathRun path(String name) {
       return NETTY.equals(name) ? netty : rdma;
     }
-
-    void toJson(ObjectNode node) {
-      node.put("workload", workload);
-      node.put("threads", threads);
-      ArrayNode o = node.putArray("order");
-      order.forEach(o::add);
-      node.put("load_average_1m", round2(loadAverage));
-      netty.toJson(node.putObject(NETTY));
-      rdma.toJson(node.putObject(RDMA));
-      node.put("ratio_ops", round2(ratioOps()));
-      node.put("ratio_mean_us", round2(ratioMean()));
-      node.put("ratio_p50_us", round2(ratio(rdma.figures().all().p50Us(),
-        netty.figures().all().p50Us())));
-      node.put("ratio_p99_us", round2(ratio(rdma.figures().all().p99Us(),
-        netty.figures().all().p99Us())));
-    }
   }
 
   /** The whole comparison; {@link #violations} empty when every run went where it claimed. */
@@ -185,31 +149,6 @@ final class RpcCompare {
         }
       }
       return null;
-    }
-
-    /** The {@code rpc_compare} section of the bench's JSON. */
-    void toJson(ObjectNode node) {
-      node.put("records", settings.records());
-      node.put("record_bytes", recordBytes);
-      node.put("operations_per_run", settings.operations());
-      node.put("seconds_per_run_max", settings.runTime().toSeconds());
-      node.put("rounds", settings.rounds());
-      node.put("warmup_operations", settings.warmupOps());
-      node.put("regions", settings.regions());
-      node.put("transport", transport);
-      node.put("client_processes", clientProcesses);
-      node.put("client_buffering", false);
-      ArrayNode t = node.putArray("threads");
-      settings.threads().forEach(t::add);
-      ObjectNode load = node.putObject("load");
-      load.put("operations", this.load.operations());
-      load.put("ops_per_s", Math.round(this.load.opsPerSec()));
-      load.put("failed", this.load.failed());
-      ArrayNode w = node.putArray("workloads");
-      cells.forEach(c -> c.toJson(w.addObject()));
-      node.put("endpoint_verified", violations.isEmpty());
-      ArrayNode v = node.putArray("violations");
-      violations.forEach(v::add);
     }
   }
 

@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -29,12 +28,6 @@ public final class Settle {
    */
   public record Outcome(String mode, boolean settled, boolean fallback, Duration waited,
     ActivitySnapshot last) {
-    public void toJson(ObjectNode node) {
-      node.put("mode", mode);
-      node.put("settled", settled);
-      node.put("fallback", fallback);
-      node.put("seconds", waited.toMillis() / 1000.0);
-    }
   }
 
   private final boolean watch;

@@ -1,15 +1,16 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchCommand;
+import io.strata.bench.common.BenchJson;
+import io.strata.bench.common.BenchOptions;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.Monitor;
 import io.strata.cli.CommandLines;
-import io.strata.cli.JsonReports;
 import io.strata.local.EmbeddedHBase;
 import io.strata.local.LocalClusterConfig;
-import io.strata.local.StrataLocal;
 import io.strata.local.TieredDfsCluster;
 import java.io.File;
 import java.io.IOException;
@@ -22,9 +23,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -50,8 +51,7 @@ public final class YcsbBench {
     + "RPC server on the loopback transport and runs YCSB's read, write and read-write "
     + "workloads in this JVM (with --rpc-transport verbs: on an RDMA device, YCSB in client "
     + "JVMs of their own), over HBase's Netty client and over the RDMA endpoint in turn. "
-    + "--acl-compare starts two HBase on the same HDFS, without and with the AccessController."
-    + "\n\n";
+    + "--acl-compare starts two HBase on the same HDFS, without and with the AccessController.";
   static final String DEFAULT_PHASES = "load,flush,settle,a";
   /**
    * Cluster defaults of this bench (over HBase's), so that a load of a few hundred MiB flushes,
@@ -88,131 +88,180 @@ public final class YcsbBench {
     FilterComparison.Settings filters, AclComparison.Settings acl) {
   }
 
-  static Options options() {
-    Options o = new Options();
-    o.addOption(null, "phases", true, "steps of the multi-phase run, comma-separated: load, "
-      + "flush, settle, or a workload (a, b, c, f, update-only) (default " + DEFAULT_PHASES + ")");
-    o.addOption(null, "presplit-compare", false,
-      "load into a table pre-split into --regions regions and into a 1-region table");
-    o.addOption(null, "bulkload-compare", false, "the pre-split comparison's YCSB loads, then "
-      + "the same records bulk-loaded (HFiles per region + BulkLoadHFiles) into the same two "
-      + "tables: rows/s of each");
-    o.addOption(null, "acl-compare", false, "inserts and scans of YCSB's records by the "
-      + "non-superuser '" + AclComparison.USER + "' without HBase's AccessController and with it, "
-      + "ACLs of --acl-entries entries at table level (grants) and cell level (Put#setACL); "
+  /** The command line: picocli's options, turned into a {@link Run}. */
+  @Command(name = COMMAND, sortOptions = false, description = HEADER)
+  static final class Cli extends BenchCommand<Run> {
+    @Option(names = "--phases", paramLabel = "STEPS", description = "steps of the multi-phase "
+      + "run, comma-separated: load, flush, settle, or a workload (a, b, c, f, update-only) "
+      + "(default " + DEFAULT_PHASES + ")")
+    String phases;
+    @Option(names = "--presplit-compare",
+      description = "load into a table pre-split into --regions regions and into a 1-region table")
+    boolean presplit;
+    @Option(names = "--bulkload-compare", description = "the pre-split comparison's YCSB loads, "
+      + "then the same records bulk-loaded (HFiles per region + BulkLoadHFiles) into the same two "
+      + "tables: rows/s of each")
+    boolean bulk;
+    @Option(names = "--acl-compare", description = "inserts and scans of YCSB's records by the "
+      + "non-superuser '" + AclComparison.USER + "' without HBase's AccessController and with "
+      + "it, ACLs of --acl-entries entries at table level (grants) and cell level (Put#setACL); "
       + "two HBase side by side on one HDFS, each protected run next to a baseline run, which "
       + "goes first every other pair; --rounds of them (default 2); "
-      + "inserts/s, scan rows/s and their ratio to no AccessController, a plot in --out");
-    o.addOption(null, "acl-entries", true, "--acl-compare: ACL entries, comma-separated "
-      + "(default 4,11)");
-    o.addOption(null, "acl-scan-length", true, "--acl-compare: rows per scan, from a random "
-      + "record's key (default 1000)");
-    o.addOption(null, "acl-scan-rows", true, "--acl-compare: rows scanned per variant and "
-      + "round (default: --records)");
-    o.addOption(null, "acl-buffer-kb", true, "--acl-compare: client write buffer per inserting "
-      + "thread in KiB (default 100, as YCSB++)");
-    o.addOption(null, "raw-lag", false,
-      "measure read-after-write lag with the buffer sizes of --raw-buffers-kb");
-    o.addOption(null, "clients", true, "YCSB client processes per phase (default 1)");
-    o.addOption(null, "threads", true, "YCSB threads per client process (default 4)");
-    o.addOption(null, "records", true, "records loaded (YCSB recordcount, default 100000)");
-    o.addOption(null, "operations", true,
-      "operations per workload phase (YCSB operationcount, default 100000)");
-    o.addOption(null, "regions", true,
-      "regions of the pre-split usertable (phases and --presplit-compare; default 8)");
-    o.addOption(null, "rounds", true,
-      "--presplit-compare rounds, alternating which variant goes first (default 1)");
-    o.addOption(null, "settle-quiet-s", true, "settle: seconds without flush or compaction "
-      + "queued or running and with no store file count change (default 5)");
-    o.addOption(null, "settle-max-s", true,
-      "settle: give up watching after this many seconds and wait the quiet period (default 120)");
-    o.addOption(null, "settle-fixed-s", true,
-      "settle: just wait this many seconds instead of watching the servers");
-    o.addOption(null, "raw-records", true, "--raw-lag: records written per buffer size "
-      + "(default 20000)");
-    o.addOption(null, "raw-buffers-kb", true, "--raw-lag: client write buffer sizes in KiB, "
-      + "0 for no buffering (default 0,64,1024)");
-    o.addOption(null, "raw-target", true,
-      "--raw-lag: writes per second to aim at, 0 for as fast as possible (default 2000)");
-    o.addOption(null, "raw-sample", true, "--raw-lag: publish and measure every n-th key "
-      + "(default: about 64 keys per buffer's worth of records)");
-    o.addOption(null, "rpc-compare", false, "YCSB read (100% Get), write (100% Put) and "
+      + "inserts/s, scan rows/s and their ratio to no AccessController, a plot in --out")
+    boolean acl;
+    @Option(names = "--acl-entries", paramLabel = "N,N",
+      description = "--acl-compare: ACL entries, comma-separated (default 4,11)")
+    String aclEntries;
+    @Option(names = "--acl-scan-length", paramLabel = "N", description = "--acl-compare: rows "
+      + "per scan, from a random record's key (default 1000)")
+    Long aclScanLength;
+    @Option(names = "--acl-scan-rows", paramLabel = "N", description = "--acl-compare: rows "
+      + "scanned per variant and round (default: --records)")
+    Long aclScanRows;
+    @Option(names = "--acl-buffer-kb", paramLabel = "KB", description = "--acl-compare: client "
+      + "write buffer per inserting thread in KiB (default 100, as YCSB++)")
+    Long aclBufferKb;
+    @Option(names = "--raw-lag",
+      description = "measure read-after-write lag with the buffer sizes of --raw-buffers-kb")
+    boolean raw;
+    @Option(names = "--clients", paramLabel = "N",
+      description = "YCSB client processes per phase (default 1)")
+    Long clients;
+    @Option(names = "--threads", paramLabel = "N",
+      description = "YCSB threads per client process (default 4)")
+    Long threads;
+    @Option(names = "--records", paramLabel = "N",
+      description = "records loaded (YCSB recordcount, default 100000)")
+    Long records;
+    @Option(names = "--operations", paramLabel = "N",
+      description = "operations per workload phase (YCSB operationcount, default 100000)")
+    Long operations;
+    @Option(names = "--regions", paramLabel = "N", description = "regions of the pre-split "
+      + "usertable (phases and --presplit-compare; default 8)")
+    Long regions;
+    @Option(names = "--rounds", paramLabel = "N", description = "--presplit-compare rounds, "
+      + "alternating which variant goes first (default 1)")
+    Long rounds;
+    @Option(names = "--settle-quiet-s", paramLabel = "S", description = "settle: seconds "
+      + "without flush or compaction queued or running and with no store file count change "
+      + "(default 5)")
+    Long settleQuietS;
+    @Option(names = "--settle-max-s", paramLabel = "S", description = "settle: give up watching "
+      + "after this many seconds and wait the quiet period (default 120)")
+    Long settleMaxS;
+    @Option(names = "--settle-fixed-s", paramLabel = "S",
+      description = "settle: just wait this many seconds instead of watching the servers")
+    Long settleFixedS;
+    @Option(names = "--raw-records", paramLabel = "N",
+      description = "--raw-lag: records written per buffer size (default 20000)")
+    Long rawRecords;
+    @Option(names = "--raw-buffers-kb", paramLabel = "KB,KB", description = "--raw-lag: client "
+      + "write buffer sizes in KiB, 0 for no buffering (default 0,64,1024)")
+    String rawBuffersKb;
+    @Option(names = "--raw-target", paramLabel = "OPS", description = "--raw-lag: writes per "
+      + "second to aim at, 0 for as fast as possible (default 2000)")
+    Long rawTarget;
+    @Option(names = "--raw-sample", paramLabel = "N", description = "--raw-lag: publish and "
+      + "measure every n-th key (default: about 64 keys per buffer's worth of records)")
+    Long rawSample;
+    @Option(names = "--rpc-compare", description = "YCSB read (100%% Get), write (100%% Put) and "
       + "read-write (50/50) over HBase's Netty client and over the hybrid RPC's RDMA endpoint "
       + "(--rpc-transport), one run, the paths taking turns: ops/s, "
       + "mean, p50, p99 per workload, thread count and path, the endpoint's call counters as "
       + "proof; starts the cluster with the hybrid RPC server. Client buffering off; records of "
       + "10 x 100 bytes; --records defaults to " + RPC_RECORDS_DEFAULT + " and --operations "
-      + "(most per run) to " + RPC_OPERATIONS_DEFAULT);
-    o.addOption(null, "rpc-transport", true, "--rpc-compare: the endpoint's transport: loopback "
-      + "(YCSB's threads run in this JVM, the only place the loopback endpoint reaches) or verbs "
-      + "(an RDMA device, e.g. SoftRoCE's rxe0: each path's YCSB runs in a client JVM of its "
-      + "own, as in the RDMA HBase study) (default loopback)");
-    o.addOption(null, "rpc-threads", true, "--rpc-compare: client thread counts, comma-separated "
-      + "(default 1,2,4,8,16)");
-    o.addOption(null, "rpc-workloads", true, "--rpc-compare: workloads, comma-separated, of "
-      + "read, write, read-write (default all three)");
-    o.addOption(null, "rpc-seconds", true, "--rpc-compare: longest run (one round of a "
-      + "workload at a thread count over one path), in seconds (default 6)");
-    o.addOption(null, "rpc-rounds", true, "--rpc-compare: runs per workload, thread count and "
-      + "path, the paths' order reversed each round (default 2)");
-    o.addOption(null, "rpc-warmup-ops", true, "--rpc-compare: read-write operations per path "
-      + "before the measured runs (default 10000)");
-    o.addOption(null, "filter-compare", false, "YCSB++'s four server-side filters (RowFilter, "
-      + "QualifierFilter, ValueFilter with RegexStringComparator, SingleColumnValueFilter) "
-      + "against the same scans unfiltered with the predicate applied in the client, per scan "
-      + "length and selectivity: ms per scan, bytes returned, the matches checked against the "
-      + "data on both sides; rows of --ycsb fieldcount (default " + FILTER_FIELDS_DEFAULT
-      + ") x fieldlength (default 100) bytes, --records defaults to " + FILTER_RECORDS_DEFAULT);
-    o.addOption(null, "filter-lengths", true, "--filter-compare: rows per scan, comma-separated "
-      + "(default 1,10,100,1000)");
-    o.addOption(null, "filter-selectivities", true, "--filter-compare: share of rows or cells "
-      + "each filter passes, whole percents, comma-separated (default 1,10,50,100)");
-    o.addOption(null, "filter-reps", true, "--filter-compare: scans per filter, length, "
-      + "selectivity and side (default 10)");
-    o.addOption(null, "filter-seed", true, "--filter-compare: seed of the scans' random starts "
-      + "(default 1)");
-    o.addOption(null, "out", true, "directory for the plots: the monitoring timeline "
-      + "(monitor.png), --raw-lag's retried keys' lag, --filter-compare's and --acl-compare's "
-      + "plots, --rpc-compare's "
-      + "report.md and throughput "
-      + "plot (default $STRATA_WORK/bench/ycsb, with --rpc-compare $STRATA_WORK/bench/ycsb-rpc)");
-    BenchMonitor.addOption(o, true);
-    o.addOption(null, "stagger-ms", true,
-      "start client process i i x this many ms after the first (default 0)");
-    o.addOption(Option.builder().longOpt("ycsb").hasArg().argName("KEY=VALUE")
-      .desc("a YCSB property for every phase, e.g. fieldcount=10 (repeatable)").build());
-    o.addOption(null, "json", true, "also write the results as JSON to this file");
-    o.addOption(null, "work-dir", true, "cluster data, wiped at start (default "
-      + "$STRATA_WORK/bench/ycsb, STRATA_WORK defaulting to .strata-work)");
-    o.addOption(null, "ram-mb", true, "RAM tier per DataNode in MiB (default 1024)");
-    o.addOption(null, "datanodes", true, "DataNodes (default 3)");
-    o.addOption(null, "regionservers", true, "RegionServers (default 1)");
-    o.addOption(Option.builder().longOpt("hbase").hasArg().argName("KEY=VALUE")
-      .desc("an HBase key of the cluster (repeatable); this bench's defaults: "
-        + "hbase.hregion.memstore.flush.size=33554432, hbase.hregion.max.filesize=134217728")
-      .build());
-    o.addOption(Option.builder().longOpt("dfs").hasArg().argName("KEY=VALUE")
-      .desc("an HDFS key of the cluster (repeatable)").build());
-    o.addOption("h", "help", false, "this text");
-    return o;
-  }
+      + "(most per run) to " + RPC_OPERATIONS_DEFAULT)
+    boolean rpc;
+    @Option(names = "--rpc-transport", paramLabel = "T", description = "--rpc-compare: the "
+      + "endpoint's transport: loopback (YCSB's threads run in this JVM, the only place the "
+      + "loopback endpoint reaches) or verbs (an RDMA device, e.g. SoftRoCE's rxe0: each path's "
+      + "YCSB runs in a client JVM of its own, as in the RDMA HBase study) (default loopback)")
+    String rpcTransport;
+    @Option(names = "--rpc-threads", paramLabel = "N,N", description = "--rpc-compare: client "
+      + "thread counts, comma-separated (default 1,2,4,8,16)")
+    String rpcThreads;
+    @Option(names = "--rpc-workloads", paramLabel = "W,W", description = "--rpc-compare: "
+      + "workloads, comma-separated, of read, write, read-write (default all three)")
+    String rpcWorkloads;
+    @Option(names = "--rpc-seconds", paramLabel = "S", description = "--rpc-compare: longest "
+      + "run (one round of a workload at a thread count over one path), in seconds (default 6)")
+    Long rpcSeconds;
+    @Option(names = "--rpc-rounds", paramLabel = "N", description = "--rpc-compare: runs per "
+      + "workload, thread count and path, the paths' order reversed each round (default 2)")
+    Long rpcRounds;
+    @Option(names = "--rpc-warmup-ops", paramLabel = "N", description = "--rpc-compare: "
+      + "read-write operations per path before the measured runs (default 10000)")
+    Long rpcWarmupOps;
+    @Option(names = "--filter-compare", description = "YCSB++'s four server-side filters "
+      + "(RowFilter, QualifierFilter, ValueFilter with RegexStringComparator, "
+      + "SingleColumnValueFilter) against the same scans unfiltered with the predicate applied "
+      + "in the client, per scan length and selectivity: ms per scan, bytes returned, the "
+      + "matches checked against the data on both sides; rows of --ycsb fieldcount (default "
+      + FILTER_FIELDS_DEFAULT + ") x fieldlength (default 100) bytes, --records defaults to "
+      + FILTER_RECORDS_DEFAULT)
+    boolean filter;
+    @Option(names = "--filter-lengths", paramLabel = "N,N", description = "--filter-compare: "
+      + "rows per scan, comma-separated (default 1,10,100,1000)")
+    String filterLengths;
+    @Option(names = "--filter-selectivities", paramLabel = "P,P", description = "--filter-"
+      + "compare: share of rows or cells each filter passes, whole percents, comma-separated "
+      + "(default 1,10,50,100)")
+    String filterSelectivities;
+    @Option(names = "--filter-reps", paramLabel = "N", description = "--filter-compare: scans "
+      + "per filter, length, selectivity and side (default 10)")
+    Long filterReps;
+    @Option(names = "--filter-seed", paramLabel = "N", description = "--filter-compare: seed of "
+      + "the scans' random starts (default 1)")
+    Long filterSeed;
+    @Option(names = "--out", paramLabel = "DIR", description = "directory for the plots: the "
+      + "monitoring timeline (monitor.png), --raw-lag's retried keys' lag, --filter-compare's "
+      + "and --acl-compare's plots, --rpc-compare's report.md and throughput plot (default "
+      + "$STRATA_WORK/bench/ycsb, with --rpc-compare $STRATA_WORK/bench/ycsb-rpc)")
+    File out;
+    @Mixin
+    BenchOptions.Monitoring monitoring;
+    @Option(names = "--stagger-ms", paramLabel = "MS",
+      description = "start client process i i x this many ms after the first (default 0)")
+    Long staggerMs;
+    @Option(names = "--ycsb", paramLabel = "KEY=VALUE",
+      description = "a YCSB property for every phase, e.g. fieldcount=10 (repeatable)")
+    List<String> ycsb = new ArrayList<>();
+    @Mixin
+    BenchOptions.JsonFile json;
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "cluster data, wiped at "
+      + "start (default $STRATA_WORK/bench/ycsb, STRATA_WORK defaulting to .strata-work)")
+    File workDir;
+    @Option(names = "--ram-mb", paramLabel = "MB",
+      description = "RAM tier per DataNode in MiB (default 1024)")
+    Long ramMb;
+    @Option(names = "--datanodes", paramLabel = "N", description = "DataNodes (default 3)")
+    Long dataNodes;
+    @Option(names = "--regionservers", paramLabel = "N",
+      description = "RegionServers (default 1)")
+    Long regionServers;
+    @Option(names = "--hbase", paramLabel = "KEY=VALUE", description = "an HBase key of the "
+      + "cluster (repeatable); this bench's defaults: hbase.hregion.memstore.flush.size="
+      + "33554432, hbase.hregion.max.filesize=134217728")
+    List<String> hbase = new ArrayList<>();
+    @Option(names = "--dfs", paramLabel = "KEY=VALUE",
+      description = "an HDFS key of the cluster (repeatable)")
+    List<String> dfs = new ArrayList<>();
 
-  public static void main(String[] args) {
-    CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
-  }
-
-  static int run(String[] args, PrintStream out) throws Exception {
-    CommandLine cl;
-    try {
-      cl = CommandLines.parse(COMMAND, COMMAND + " [options]", HEADER, options(), args);
-    } catch (CommandLines.Exit e) {
-      return e.code();
-    }
-    Settings s;
-    LocalClusterConfig config;
-    try {
-      s = settings(cl);
-      config = StrataLocal.config(cl).workDir(s.workDir());
+    @Override
+    protected Run settings() {
+      Settings s = bench();
+      LocalClusterConfig config = new LocalClusterConfig().workDir(s.workDir())
+        .ramBytesPerDataNode(number("--ram-mb", ramMb, 1024, 1) << 20)
+        .dataNodes((int) number("--datanodes", dataNodes, 3, 1))
+        .regionServers((int) number("--regionservers", regionServers, 1, 1));
+      for (String kv : hbase) {
+        String[] p = keyValue("--hbase", kv);
+        config.hbase(p[0], p[1]);
+      }
+      for (String kv : dfs) {
+        String[] p = keyValue("--dfs", kv);
+        config.dfs(p[0], p[1]);
+      }
       Map<String, String> defaults = new LinkedHashMap<>(HBASE_DEFAULTS);
       if (s.rpcCompare() != null) {
         defaults.putAll(RpcCompare.clusterKeys(s.rpcCompare().transport()));
@@ -231,15 +280,219 @@ public final class YcsbBench {
           }
         }
       }
-    } catch (IllegalArgumentException e) {
-      System.err.println(COMMAND + ": " + e.getMessage());
-      return 2;
+      return new Run(s, config, json.file());
     }
+
+    /** What the experiments are given. */
+    Settings bench() {
+      List<MultiPhaseRun.Step> steps = phases != null ? MultiPhaseRun.parse(phases)
+        : presplit || raw || rpc || bulk || filter || acl ? List.of()
+          : MultiPhaseRun.parse(DEFAULT_PHASES);
+      Map<String, String> props = new LinkedHashMap<>();
+      for (String kv : ycsb) {
+        String[] p = keyValue("--ycsb", kv);
+        props.put(p[0], p[1]);
+      }
+      for (String owned : List.of("recordcount", "operationcount", "insertstart",
+        "insertcount")) {
+        if (props.containsKey(owned)) {
+          throw new IllegalArgumentException("--ycsb " + owned + " is set by the bench: use "
+            + "--records and --operations");
+        }
+      }
+      if ((presplit || bulk || !steps.isEmpty()) && "ordered".equals(props.get("insertorder"))) {
+        throw new IllegalArgumentException("The pre-split table is split for YCSB's hashed "
+          + "keys; insertorder=ordered would load into one of its regions");
+      }
+      Settle settle = settleFixedS != null
+        ? Settle.fixed(Duration.ofSeconds(number("--settle-fixed-s", settleFixedS, 0, 0)))
+        : Settle.untilQuiet(Duration.ofSeconds(number("--settle-quiet-s", settleQuietS, 5, 0)),
+          Duration.ofSeconds(number("--settle-max-s", settleMaxS, 120, 1)));
+      List<Long> buffers = new ArrayList<>();
+      for (String b : (rawBuffersKb != null ? rawBuffersKb : "0,64,1024").split(",")) {
+        try {
+          long kb = Long.parseLong(b.trim());
+          if (kb < 0) {
+            throw new NumberFormatException();
+          }
+          buffers.add(kb << 10);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("--raw-buffers-kb takes sizes in KiB (0 or more), "
+            + "comma-separated, not '" + b + "'");
+        }
+      }
+      File work = workDir != null ? workDir : CommandLines.workDir("bench/ycsb");
+      RpcCompare.Settings rpcSettings = rpcSettings(settle, props);
+      long monitorMs = monitoring.intervalMs();
+      FilterComparison.Settings filterSettings = filterSettings(props);
+      File outDir = out != null ? out
+        : CommandLines.workDir(rpc ? "bench/ycsb-rpc" : "bench/ycsb");
+      return new Settings(steps, presplit, raw, (int) number("--clients", clients, 1, 1),
+        (int) number("--threads", threads, 4, 1),
+        number("--records", records, rpc ? RPC_RECORDS_DEFAULT
+          : filter && steps.isEmpty() && !presplit && !bulk ? FILTER_RECORDS_DEFAULT : 100_000,
+          1), number("--operations", operations, rpc ? RPC_OPERATIONS_DEFAULT : 100_000, 1),
+        (int) number("--regions", regions, 8, 1), (int) number("--rounds", rounds, 1, 1),
+        settle, (int) number("--raw-records", rawRecords, 20_000, 1), buffers,
+        (int) number("--raw-target", rawTarget, 2000, 0),
+        (int) number("--raw-sample", rawSample, 0, 0),
+        number("--stagger-ms", staggerMs, 0, 0), props, work, rpcSettings, outDir, bulk,
+        monitorMs, filterSettings, aclSettings(props));
+    }
+
+    /** --acl-compare's settings, null without it (then its options are refused). */
+    private AclComparison.Settings aclSettings(Map<String, String> props) {
+      if (!acl) {
+        refuseWithout("--acl-compare", Map.of("--acl-entries", aclEntries != null,
+          "--acl-scan-length", aclScanLength != null, "--acl-scan-rows", aclScanRows != null,
+          "--acl-buffer-kb", aclBufferKb != null));
+        return null;
+      }
+      long n = number("--records", records, 100_000, 1);
+      return new AclComparison.Settings(n, (int) number("--threads", threads, 4, 1),
+        List.copyOf(wholeNumbers("--acl-entries", aclEntries, AclComparison.DEFAULT_ENTRIES, 1,
+          1000)), (int) number("--rounds", rounds, 2, 1),
+        (int) number("--acl-scan-length", aclScanLength, 1000, 1),
+        number("--acl-scan-rows", aclScanRows, n, 1), (int) number("--regions", regions, 8, 1),
+        ycsbInt(props, "fieldcount", 10), ycsbInt(props, "fieldlength", 100),
+        number("--acl-buffer-kb", aclBufferKb, 100, 0) << 10);
+    }
+
+    /** --filter-compare's settings, null without it (then its options are refused). */
+    private FilterComparison.Settings filterSettings(Map<String, String> props) {
+      if (!filter) {
+        refuseWithout("--filter-compare", Map.of("--filter-lengths", filterLengths != null,
+          "--filter-selectivities", filterSelectivities != null, "--filter-reps",
+          filterReps != null, "--filter-seed", filterSeed != null));
+        return null;
+      }
+      return new FilterComparison.Settings(
+        number("--records", records, FILTER_RECORDS_DEFAULT, 1),
+        ycsbInt(props, "fieldcount", FILTER_FIELDS_DEFAULT), ycsbInt(props, "fieldlength", 100),
+        (int) number("--regions", regions, 8, 1),
+        wholeNumbers("--filter-lengths", filterLengths, List.of(1, 10, 100, 1000), 1,
+          Integer.MAX_VALUE),
+        wholeNumbers("--filter-selectivities", filterSelectivities, List.of(1, 10, 50, 100), 1,
+          100), (int) number("--filter-reps", filterReps, 10, 1),
+        number("--filter-seed", filterSeed, 1, 0));
+    }
+
+    /** --rpc-compare's settings, null without it (then its options are refused). */
+    private RpcCompare.Settings rpcSettings(Settle settle, Map<String, String> props) {
+      if (!rpc) {
+        refuseWithout("--rpc-compare", Map.of("--rpc-threads", rpcThreads != null,
+          "--rpc-workloads", rpcWorkloads != null, "--rpc-seconds", rpcSeconds != null,
+          "--rpc-rounds", rpcRounds != null, "--rpc-warmup-ops", rpcWarmupOps != null,
+          "--rpc-transport", rpcTransport != null));
+        return null;
+      }
+      for (String owned : RPC_OWNED) {
+        if (props.containsKey(owned)) {
+          throw new IllegalArgumentException("--ycsb " + owned + " is set by --rpc-compare");
+        }
+      }
+      List<Integer> threadCounts = wholeNumbers("--rpc-threads", rpcThreads,
+        RpcCompare.DEFAULT_THREADS, 1, 1024);
+      List<String> workloads = new ArrayList<>();
+      String workloadList = rpcWorkloads != null ? rpcWorkloads
+        : String.join(",", RpcCompare.WORKLOADS.keySet());
+      for (String w : workloadList.split(",", -1)) {
+        if (!RpcCompare.WORKLOADS.containsKey(w.trim()) || workloads.contains(w.trim())) {
+          throw new IllegalArgumentException("--rpc-workloads takes distinct workloads of "
+            + String.join(", ", RpcCompare.WORKLOADS.keySet()) + ", not '" + workloadList + "'");
+        }
+        workloads.add(w.trim());
+      }
+      long ops = number("--operations", operations, RPC_OPERATIONS_DEFAULT, 1);
+      if (ops > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("--operations: YCSB counts at most "
+          + Integer.MAX_VALUE + " per run");
+      }
+      return new RpcCompare.Settings(number("--records", records, RPC_RECORDS_DEFAULT, 1), ops,
+        Duration.ofSeconds(number("--rpc-seconds", rpcSeconds, 6, 1)), List.copyOf(workloads),
+        List.copyOf(threadCounts), (int) number("--rpc-rounds", rpcRounds, 2, 1),
+        number("--rpc-warmup-ops", rpcWarmupOps, 10_000, 0),
+        (int) number("--regions", regions, 8, 1), Map.copyOf(props), settle,
+        (rpcTransport != null ? rpcTransport : RpcCompare.LOOPBACK).trim());
+    }
+
+    private static void refuseWithout(String experiment, Map<String, Boolean> given) {
+      for (Map.Entry<String, Boolean> e : new java.util.TreeMap<>(given).entrySet()) {
+        if (e.getValue()) {
+          throw new IllegalArgumentException(e.getKey() + " goes with " + experiment);
+        }
+      }
+    }
+  }
+
+  /** A parsed command line: the experiments' settings, the cluster, where the JSON goes. */
+  record Run(Settings settings, LocalClusterConfig config, File json) {
+  }
+
+  /** A whole number option's value, {@code dflt} when not given, checked against its least. */
+  private static long number(String option, Long value, long dflt, long min) {
+    return value == null ? dflt : BenchCommand.atLeast(option, value, min);
+  }
+
+  /**
+   * The comma-separated whole numbers of {@code option}, each from {@code min} to {@code max},
+   * duplicates dropped, in order; {@code dflt} when not given.
+   */
+  private static List<Integer> wholeNumbers(String option, String raw, List<Integer> dflt,
+    int min, int max) {
+    if (raw == null) {
+      return dflt;
+    }
+    List<Integer> list = new ArrayList<>();
+    for (String p : raw.split(",", -1)) {
+      int v;
+      try {
+        v = Integer.parseInt(p.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(option + " takes whole numbers from " + min + " to "
+          + max + ", comma-separated, not '" + raw + "'");
+      }
+      if (v < min || v > max) {
+        throw new IllegalArgumentException(option + " values are from " + min + " to " + max
+          + ", not " + v);
+      }
+      if (!list.contains(v)) {
+        list.add(v);
+      }
+    }
+    return list;
+  }
+
+  private static String[] keyValue(String option, String kv) {
+    int eq = kv.indexOf('=');
+    if (eq <= 0) {
+      throw new IllegalArgumentException(option + " takes KEY=VALUE, not '" + kv + "'");
+    }
+    return new String[] { kv.substring(0, eq), kv.substring(eq + 1) };
+  }
+
+  /** The settings of a command line, as {@link #run} makes them; for tests. */
+  static Settings settings(String... args) {
+    Cli cli = new Cli();
+    new picocli.CommandLine(cli).parseArgs(args);
+    return cli.bench();
+  }
+
+  public static void main(String[] args) {
+    CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
+  }
+
+  static int run(String[] args, PrintStream out) throws Exception {
+    return BenchCommand.run(new Cli(), args, out, run -> run(run, args, out));
+  }
+
+  private static int run(Run run, String[] args, PrintStream out) throws Exception {
+    Settings s = run.settings();
+    LocalClusterConfig config = run.config();
     out.printf(Locale.ROOT, "[ycsb] starting the embedded cluster: %d DataNodes, %d "
       + "RegionServers, data in %s; HBase %s%n", config.dataNodes(), config.regionServers(),
       config.workDir(), config.hbaseOverrides());
-    ObjectNode json = new ObjectMapper().createObjectNode();
-    settingsJson(s, json.putObject("settings"));
+    Parts json = new Parts(YcsbResult.Settings.of(s));
     List<String> violations = new ArrayList<>();
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
       BenchMonitor monitor = BenchMonitor.start(s.monitorMs(), true)) {
@@ -254,19 +507,20 @@ public final class YcsbBench {
           + "%d round(s)%n", a.records(), a.scanRows(), AclComparison.USER, a.entries(),
           a.rounds());
         AclComparison.Result r = acl(dfs, s, out::println, monitor);
-        r.toJson(json.putObject("acl"));
+        json.acl = YcsbResult.Acl.of(r);
         File png = new File(s.out(), YcsbPlots.ACL_PNG);
         YcsbPlots.acl(r, png);
         r.lines().forEach(out::println);
         out.println("YCSB++ (IcyTable, cell ACLs, 1 client): inserts -24 % at 4 entries, -47 % "
           + "at 11; scans -40 to -50 % with any ACL; plot: " + png);
       }
-      monitor.writeIn(json, s.out(), COMMAND, out);
+      ObjectNode monitored = JsonNodeFactory.instance.objectNode();
+      monitor.writeIn(monitored, s.out(), COMMAND, out);
+      json.monitoring = monitored.get(BenchMonitor.SECTION);
     }
-    if (cl.hasOption("json")) {
-      File file = new File(cl.getOptionValue("json"));
-      JsonReports.write(file, json);
-      out.println("JSON written to " + file);
+    if (run.json() != null) {
+      BenchJson.write(run.json(), json.result());
+      out.println("JSON written to " + run.json());
     }
     if (!violations.isEmpty()) {
       System.err.println(COMMAND + ": " + violations);
@@ -306,7 +560,7 @@ public final class YcsbBench {
    * Every experiment but --acl-compare, on one HBase, which {@code monitor} follows while it runs.
    */
   private static void monitored(TieredDfsCluster dfs, Settings s, String[] args,
-    ObjectNode json, List<String> violations, PrintStream out, BenchMonitor monitor)
+    Parts json, List<String> violations, PrintStream out, BenchMonitor monitor)
     throws Exception {
     monitor.phase("start HBase");
     try (EmbeddedHBase hbase = EmbeddedHBase.start(dfs)) {
@@ -323,16 +577,13 @@ public final class YcsbBench {
     }
   }
 
-  private static void experiments(Experiments x, Settings s, String[] args, ObjectNode json,
+  private static void experiments(Experiments x, Settings s, String[] args, Parts json,
     List<String> violations, PrintStream out) throws Exception {
     if (!s.phases().isEmpty()) {
       out.printf("%n== multi-phase run: %s (%d clients x %d threads, %d records, %d operations "
         + "per workload, usertable pre-split into %d regions)%n", names(s.phases()),
         s.clients(), s.threads(), s.records(), s.operations(), s.regions());
-      ArrayNode phases = json.putArray("phases");
-      for (MultiPhaseRun.StepResult r : x.phases(out::println)) {
-        r.toJson(phases.addObject());
-      }
+      json.phases = x.phases(out::println).stream().map(YcsbResult.Step::of).toList();
     }
     if (s.presplitCompare()) {
       out.printf("%n== pre-split comparison: load of %d records into %d regions vs 1 region, "
@@ -340,24 +591,21 @@ public final class YcsbBench {
       PresplitComparison.Result r = x.presplit(out::println);
       out.printf(Locale.ROOT, "pre-split / single ingest throughput: %.0f / %.0f ops/s = %.2f%n",
         r.presplitOpsPerSec(), r.singleOpsPerSec(), r.ratio());
-      r.toJson(json.putObject("presplit"));
+      json.presplit = YcsbResult.Presplit.of(r);
     }
     if (s.bulkloadCompare()) {
       out.printf("%n== bulk load: %d records by YCSB's inserts and by HFiles + BulkLoadHFiles, "
         + "into %d regions and into 1, %d round(s)%n", s.records(), s.regions(), s.rounds());
       BulkLoadComparison.Result r = x.bulkload(out::println);
       out.println(r);
-      r.toJson(json.putObject("bulkload"));
+      json.bulkload = YcsbResult.BulkLoad.of(r);
     }
     if (s.rawLag()) {
       out.printf("%n== read-after-write lag: %d records per variant at %s writes/s, writer and "
         + "reader on separate connections, keys published in ZooKeeper%n", s.rawRecords(),
         s.rawTarget() == 0 ? "as many" : Integer.toString(s.rawTarget()));
-      ArrayNode raw = json.putArray("raw_lag");
       List<ReadAfterWriteLag.Result> lags = x.rawLag(out::println);
-      for (ReadAfterWriteLag.Result r : lags) {
-        r.toJson(raw.addObject());
-      }
+      json.rawLag = lags.stream().map(YcsbResult.Lag::of).toList();
       File png = new File(s.out(), "raw-lag-retried-cdf.png");
       YcsbPlots.lag(lags, png);
       out.println("keys that needed a retry, per buffer: " + YcsbPlots.lagShares(lags)
@@ -374,7 +622,7 @@ public final class YcsbBench {
         rc.operations(), rc.runTime().toSeconds());
       x.mark("rpc-compare");
       RpcCompare.Result r = RpcCompare.run(x.hbase, rc, s.workDir().toPath(), out::println);
-      r.toJson(json.putObject("rpc_compare"));
+      json.rpcCompare = YcsbResult.Rpc.of(r);
       RpcCompareReport.write(r, "./strata bench ycsb " + String.join(" ", args), s.out());
       out.println("report: " + new File(s.out(), RpcCompareReport.MARKDOWN) + ", plot: "
         + new File(s.out(), RpcCompareReport.PLOT));
@@ -387,7 +635,8 @@ public final class YcsbBench {
         + "selectivities %s %%, %d scans per side and cell%n", f.records(), f.fieldCount(),
         f.fieldLength(), f.scanRows(), f.selectivities(), f.repetitions());
       FilterComparison.Result r = x.filters(out::println);
-      r.toJson(json);
+      json.filters = YcsbResult.Filter.all(r);
+      json.filtersSummary = YcsbResult.FiltersSummary.of(r);
       List<File> pngs = YcsbPlots.filters(r, s.out());
       r.summary().forEach(out::println);
       out.println(FilterComparison.PAPER + "; plots: " + pngs);
@@ -401,119 +650,6 @@ public final class YcsbBench {
     return String.join(",", steps.stream().map(MultiPhaseRun.Step::name).toList());
   }
 
-  static Settings settings(CommandLine cl) {
-    boolean presplit = cl.hasOption("presplit-compare");
-    boolean raw = cl.hasOption("raw-lag");
-    boolean rpc = cl.hasOption("rpc-compare");
-    boolean bulk = cl.hasOption("bulkload-compare");
-    boolean filter = cl.hasOption("filter-compare");
-    boolean acl = cl.hasOption("acl-compare");
-    List<MultiPhaseRun.Step> phases = cl.hasOption("phases")
-      ? MultiPhaseRun.parse(cl.getOptionValue("phases"))
-      : presplit || raw || rpc || bulk || filter || acl ? List.of()
-        : MultiPhaseRun.parse(DEFAULT_PHASES);
-    Map<String, String> ycsb = new LinkedHashMap<>();
-    String[] kvs = cl.getOptionValues("ycsb");
-    for (String kv : kvs == null ? new String[0] : kvs) {
-      int eq = kv.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("--ycsb takes KEY=VALUE, not '" + kv + "'");
-      }
-      ycsb.put(kv.substring(0, eq), kv.substring(eq + 1));
-    }
-    for (String owned : List.of("recordcount", "operationcount", "insertstart", "insertcount")) {
-      if (ycsb.containsKey(owned)) {
-        throw new IllegalArgumentException("--ycsb " + owned + " is set by the bench: use "
-          + "--records and --operations");
-      }
-    }
-    if ((presplit || bulk || !phases.isEmpty()) && "ordered".equals(ycsb.get("insertorder"))) {
-      throw new IllegalArgumentException("The pre-split table is split for YCSB's hashed keys; "
-        + "insertorder=ordered would load into one of its regions");
-    }
-    Settle settle = cl.hasOption("settle-fixed-s")
-      ? Settle.fixed(Duration.ofSeconds(CommandLines.wholeNumber(cl, "settle-fixed-s", 0, 0)))
-      : Settle.untilQuiet(Duration.ofSeconds(CommandLines.wholeNumber(cl, "settle-quiet-s", 5, 0)),
-        Duration.ofSeconds(CommandLines.wholeNumber(cl, "settle-max-s", 120, 1)));
-    List<Long> buffers = new ArrayList<>();
-    for (String b : cl.getOptionValue("raw-buffers-kb", "0,64,1024").split(",")) {
-      try {
-        long kb = Long.parseLong(b.trim());
-        if (kb < 0) {
-          throw new NumberFormatException();
-        }
-        buffers.add(kb << 10);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--raw-buffers-kb takes sizes in KiB (0 or more), "
-          + "comma-separated, not '" + b + "'");
-      }
-    }
-    File workDir = new File(cl.getOptionValue("work-dir",
-      CommandLines.workDir("bench/ycsb").getPath()));
-    RpcCompare.Settings rpcSettings = rpcSettings(cl, rpc, ycsb, settle);
-    long monitorMs = BenchMonitor.intervalMs(cl);
-    FilterComparison.Settings filterSettings = filterSettings(cl, filter, ycsb);
-    File out = new File(cl.getOptionValue("out",
-      CommandLines.workDir(rpc ? "bench/ycsb-rpc" : "bench/ycsb").getPath()));
-    return new Settings(phases, presplit, raw, (int) CommandLines.wholeNumber(cl, "clients", 1, 1),
-      (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
-      CommandLines.wholeNumber(cl, "records", rpc ? RPC_RECORDS_DEFAULT
-        : filter && phases.isEmpty() && !presplit && !bulk ? FILTER_RECORDS_DEFAULT : 100_000, 1),
-      CommandLines.wholeNumber(cl, "operations", rpc ? RPC_OPERATIONS_DEFAULT : 100_000, 1), (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
-      (int) CommandLines.wholeNumber(cl, "rounds", 1, 1), settle, (int) CommandLines.wholeNumber(cl, "raw-records", 20_000, 1),
-      buffers, (int) CommandLines.wholeNumber(cl, "raw-target", 2000, 0), (int) CommandLines.wholeNumber(cl, "raw-sample", 0, 0),
-      CommandLines.wholeNumber(cl, "stagger-ms", 0, 0), ycsb, workDir, rpcSettings, out, bulk,
-      monitorMs, filterSettings, aclSettings(cl, acl, ycsb));
-  }
-
-  /** --acl-compare's settings, null without it (then its options are refused). */
-  static AclComparison.Settings aclSettings(CommandLine cl, boolean acl,
-    Map<String, String> ycsb) {
-    if (!acl) {
-      for (String o : List.of("acl-entries", "acl-scan-length", "acl-scan-rows",
-        "acl-buffer-kb")) {
-        if (cl.hasOption(o)) {
-          throw new IllegalArgumentException("--" + o + " goes with --acl-compare");
-        }
-      }
-      return null;
-    }
-    long records = CommandLines.wholeNumber(cl, "records", 100_000, 1);
-    return new AclComparison.Settings(records,
-      (int) CommandLines.wholeNumber(cl, "threads", 4, 1),
-      List.copyOf(CommandLines.wholeNumbers(cl, "acl-entries", AclComparison.DEFAULT_ENTRIES, 1,
-        1000)),
-      (int) CommandLines.wholeNumber(cl, "rounds", 2, 1),
-      (int) CommandLines.wholeNumber(cl, "acl-scan-length", 1000, 1),
-      CommandLines.wholeNumber(cl, "acl-scan-rows", records, 1),
-      (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
-      ycsbInt(ycsb, "fieldcount", 10), ycsbInt(ycsb, "fieldlength", 100),
-      CommandLines.wholeNumber(cl, "acl-buffer-kb", 100, 0) << 10);
-  }
-
-  /** --filter-compare's settings, null without it (then its options are refused). */
-  static FilterComparison.Settings filterSettings(CommandLine cl, boolean filter,
-    Map<String, String> ycsb) {
-    if (!filter) {
-      for (String o : List.of("filter-lengths", "filter-selectivities", "filter-reps",
-        "filter-seed")) {
-        if (cl.hasOption(o)) {
-          throw new IllegalArgumentException("--" + o + " goes with --filter-compare");
-        }
-      }
-      return null;
-    }
-    return new FilterComparison.Settings(
-      CommandLines.wholeNumber(cl, "records", FILTER_RECORDS_DEFAULT, 1),
-      ycsbInt(ycsb, "fieldcount", FILTER_FIELDS_DEFAULT), ycsbInt(ycsb, "fieldlength", 100),
-      (int) CommandLines.wholeNumber(cl, "regions", 8, 1),
-      CommandLines.wholeNumbers(cl, "filter-lengths", List.of(1, 10, 100, 1000), 1,
-        Integer.MAX_VALUE),
-      CommandLines.wholeNumbers(cl, "filter-selectivities", List.of(1, 10, 50, 100), 1, 100),
-      (int) CommandLines.wholeNumber(cl, "filter-reps", 10, 1),
-      CommandLines.wholeNumber(cl, "filter-seed", 1, 0));
-  }
-
   private static int ycsbInt(Map<String, String> ycsb, String key, int dflt) {
     String v = ycsb.get(key);
     try {
@@ -524,66 +660,27 @@ public final class YcsbBench {
     }
   }
 
-  /** --rpc-compare's settings, null without it (then its options are refused). */
-  static RpcCompare.Settings rpcSettings(CommandLine cl, boolean rpc, Map<String, String> ycsb,
-    Settle settle) {
-    if (!rpc) {
-      for (String o : List.of("rpc-threads", "rpc-workloads", "rpc-seconds", "rpc-rounds",
-        "rpc-warmup-ops", "rpc-transport")) {
-        if (cl.hasOption(o)) {
-          throw new IllegalArgumentException("--" + o + " goes with --rpc-compare");
-        }
-      }
-      return null;
-    }
-    for (String owned : RPC_OWNED) {
-      if (ycsb.containsKey(owned)) {
-        throw new IllegalArgumentException("--ycsb " + owned + " is set by --rpc-compare");
-      }
-    }
-    List<Integer> threads = CommandLines.wholeNumbers(cl, "rpc-threads",
-      RpcCompare.DEFAULT_THREADS, 1, 1024);
-    List<String> workloads = new ArrayList<>();
-    String workloadList = cl.getOptionValue("rpc-workloads",
-      String.join(",", RpcCompare.WORKLOADS.keySet()));
-    for (String w : workloadList.split(",", -1)) {
-      if (!RpcCompare.WORKLOADS.containsKey(w.trim()) || workloads.contains(w.trim())) {
-        throw new IllegalArgumentException("--rpc-workloads takes distinct workloads of "
-          + String.join(", ", RpcCompare.WORKLOADS.keySet()) + ", not '" + workloadList + "'");
-      }
-      workloads.add(w.trim());
-    }
-    long operations = CommandLines.wholeNumber(cl, "operations", RPC_OPERATIONS_DEFAULT, 1);
-    if (operations > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("--operations: YCSB counts at most "
-        + Integer.MAX_VALUE + " per run");
-    }
-    return new RpcCompare.Settings(CommandLines.wholeNumber(cl, "records", RPC_RECORDS_DEFAULT, 1),
-      operations, Duration.ofSeconds(CommandLines.wholeNumber(cl, "rpc-seconds", 6, 1)),
-      List.copyOf(workloads), List.copyOf(threads),
-      (int) CommandLines.wholeNumber(cl, "rpc-rounds", 2, 1),
-      CommandLines.wholeNumber(cl, "rpc-warmup-ops", 10_000, 0),
-      (int) CommandLines.wholeNumber(cl, "regions", 8, 1), Map.copyOf(ycsb), settle,
-      cl.getOptionValue("rpc-transport", RpcCompare.LOOPBACK).trim());
-  }
+  /** The parts of the result as the experiments finish, in the order the JSON has them. */
+  static final class Parts {
+    final YcsbResult.Settings settings;
+    List<YcsbResult.Step> phases;
+    YcsbResult.Presplit presplit;
+    YcsbResult.BulkLoad bulkload;
+    List<YcsbResult.Lag> rawLag;
+    YcsbResult.Rpc rpcCompare;
+    List<YcsbResult.Filter> filters;
+    YcsbResult.FiltersSummary filtersSummary;
+    YcsbResult.Acl acl;
+    JsonNode monitoring;
 
-  private static void settingsJson(Settings s, ObjectNode node) {
-    node.put("phases", names(s.phases()));
-    node.put("clients", s.clients());
-    node.put("threads", s.threads());
-    node.put("records", s.records());
-    node.put("operations", s.operations());
-    node.put("regions", s.regions());
-    node.put("rounds", s.rounds());
-    node.put("settle_quiet_s", s.settle().quiet().toSeconds());
-    node.put("settle_max_s", s.settle().bound().toSeconds());
-    node.put("raw_records", s.rawRecords());
-    node.put("raw_target_ops_per_s", s.rawTarget());
-    node.put("rpc_compare", s.rpcCompare() != null);
-    node.put("acl_compare", s.acl() != null);
-    node.put("filter_compare", s.filters() != null);
-    ObjectNode ycsb = node.putObject("ycsb");
-    s.ycsb().forEach(ycsb::put);
+    Parts(YcsbResult.Settings settings) {
+      this.settings = settings;
+    }
+
+    YcsbResult result() {
+      return new YcsbResult(settings, phases, presplit, bulkload, rawLag, rpcCompare, filters,
+        filtersSummary, acl, monitoring);
+    }
   }
 
   /** The experiments on one running cluster; also what the integration test drives. */

@@ -8,7 +8,6 @@ import io.strata.bench.ycsb.FilterComparison.Kind;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
-import org.apache.commons.cli.DefaultParser;
 import org.junit.Test;
 
 /** The rank markers that make the filters' selectivities exact, and the mode's options. */
@@ -68,8 +67,8 @@ public class FilterComparisonTest {
 
   @Test
   public void optionsGoIntoTheComparisonsSettings() throws Exception {
-    YcsbBench.Settings s = YcsbBench.settings(new DefaultParser().parse(YcsbBench.options(),
-      new String[] { "--filter-compare", "--filter-lengths", "1,100", "--filter-reps", "3" }));
+    YcsbBench.Settings s = YcsbBench.settings("--filter-compare", "--filter-lengths", "1,100",
+      "--filter-reps", "3");
     assertTrue(s.phases().isEmpty());
     FilterComparison.Settings f = s.filters();
     assertEquals(YcsbBench.FILTER_RECORDS_DEFAULT, f.records());
@@ -77,8 +76,7 @@ public class FilterComparisonTest {
     assertEquals(List.of(1, 100), f.scanRows());
     assertEquals(List.of(1, 10, 50, 100), f.selectivities());
     assertEquals(3, f.repetitions());
-    assertEquals(null, YcsbBench.settings(new DefaultParser().parse(YcsbBench.options(),
-      new String[] { "--phases", "load" })).filters());
+    assertEquals(null, YcsbBench.settings("--phases", "load").filters());
   }
 
   @Test
@@ -89,7 +87,7 @@ public class FilterComparisonTest {
       new String[] { "--filter-compare", "--filter-selectivities", "0,50" },
       new String[] { "--filter-compare", "--records", "50", "--filter-lengths", "100" })) {
       try {
-        YcsbBench.settings(new DefaultParser().parse(YcsbBench.options(), args));
+        YcsbBench.settings(args);
         throw new AssertionError("accepted " + List.of(args));
       } catch (IllegalArgumentException e) {
         assertTrue(e.getMessage(), e.getMessage().contains("filter"));

@@ -5,8 +5,8 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.common.BenchJson;
 import java.io.File;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -111,8 +111,7 @@ public class RpcCompareTest {
     }
     RpcCompare.Result r = new RpcCompare.Result(SETTINGS, "loopback", false, figures(0, 1000, 300), 1000, cells,
       List.of());
-    ObjectNode node = new ObjectMapper().createObjectNode();
-    r.toJson(node);
+    JsonNode node = BenchJson.tree(YcsbResult.Rpc.of(r));
     assertEquals(1000, node.path("records").asLong());
     assertEquals(500, node.path("operations_per_run").asLong());
     assertTrue(node.path("endpoint_verified").asBoolean());
@@ -142,8 +141,7 @@ public class RpcCompareTest {
 
     RpcCompare.Result failed = new RpcCompare.Result(SETTINGS, "loopback", false, figures(0, 1000, 300), 1000,
       cells, List.of("read x1 rdma: 400 reads but client.Get.rdma +0"));
-    ObjectNode f = new ObjectMapper().createObjectNode();
-    failed.toJson(f);
+    JsonNode f = BenchJson.tree(YcsbResult.Rpc.of(failed));
     assertFalse(f.path("endpoint_verified").asBoolean());
     assertTrue(RpcCompareReport.markdown(failed, "x").contains("Endpoint check: **FAILED**"));
   }
@@ -198,7 +196,9 @@ public class RpcCompareTest {
   public void figuresFromAClientProcessMergeAsTheOriginals() throws Exception {
     InProcessYcsb.Figures a = figures(100, 100, 100);
     InProcessYcsb.Figures b = figures(300, 100, 57);
-    InProcessYcsb.Figures a2 = RemoteYcsbClient.figures(new ObjectMapper().readTree(RemoteYcsbClient.toJson(a).toString()));
+    InProcessYcsb.Figures a2 = RemoteYcsbClient.JSON.readValue(RemoteYcsbClient.JSON
+      .writeValueAsString(RemoteYcsbClient.EncodedFigures.of(a)),
+      RemoteYcsbClient.EncodedFigures.class).figures();
     assertEquals(a.operations(), a2.operations());
     assertEquals(a.seconds(), a2.seconds(), 0);
     assertEquals(a.byTypeNs().keySet(), a2.byTypeNs().keySet());

@@ -24,7 +24,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
-import org.apache.commons.cli.DefaultParser;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -69,8 +68,7 @@ public class YcsbPlusIT {
 
   /** The bench's experiments with the bench's own command line. */
   private static YcsbBench.Experiments bench(String name, String... args) throws Exception {
-    YcsbBench.Settings s = YcsbBench.settings(new DefaultParser().parse(YcsbBench.options(),
-      args));
+    YcsbBench.Settings s = YcsbBench.settings(args);
     return new YcsbBench.Experiments(hbase, s, workDir.resolve(name));
   }
 
@@ -305,9 +303,9 @@ public class YcsbPlusIT {
     assertEquals(4, rows1.expected());
     assertEquals(400, cell(r, FilterComparison.Kind.VALUE, 100, 1).expected());
 
-    com.fasterxml.jackson.databind.node.ObjectNode json =
-      new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
-    r.toJson(json);
+    com.fasterxml.jackson.databind.JsonNode json = io.strata.bench.common.BenchJson.tree(
+      new YcsbResult(null, null, null, null, null, null, YcsbResult.Filter.all(r),
+        YcsbResult.FiltersSummary.of(r), null, null));
     assertEquals(48, json.get("filters").size());
     com.fasterxml.jackson.databind.JsonNode first = json.get("filters").get(0);
     for (String field : List.of("filter", "hbase_filter", "scan_rows", "selectivity",
