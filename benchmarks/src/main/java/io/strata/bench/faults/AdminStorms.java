@@ -1,6 +1,5 @@
 package io.strata.bench.faults;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.hbase.tiering.TieringKeys;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -68,28 +67,25 @@ final class AdminStorms {
         + m.substring(0, Math.min(300, m.indexOf('\n') >= 0 ? m.indexOf('\n') : m.length())));
     }
 
-    void into(ObjectNode o) {
-      ObjectNode d = o.putObject("operations_done");
-      done.forEach(d::put);
-      ObjectNode f = o.putObject("operations_failed");
-      failed.forEach(f::put);
-      if (!firstError.isEmpty()) {
-        ObjectNode e = o.putObject("first_error");
-        firstError.forEach(e::put);
-      }
+    /** The storm's part of what the fault did; regions null for a storm that counts none. */
+    ChaosResult.Storm storm(Integer regionsBefore, Boolean balancerWasOn, Integer regionsAfter) {
+      return new ChaosResult.Storm(regionsBefore, balancerWasOn, regionsAfter, done, failed,
+        firstError.isEmpty() ? null : firstError);
     }
   }
 
   /** region-storm for {@code seconds}: one operation a second, drawn in turn. */
-  void regionStorm(int seconds, ObjectNode observed) throws Exception {
+  ChaosResult.Storm regionStorm(int seconds) throws Exception {
     Tally t = new Tally();
     Random random = new Random(2026);
     String[] cycle = { "move", "split", "move", "merge", "balance" };
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    int regionsBefore;
+    boolean balancerWas;
+    int regionsAfter;
     try (Admin admin = conn.getAdmin()) {
-      observed.put("regions_before", admin.getRegions(table).size());
-      boolean balancerWas = admin.balancerSwitch(true, true);
-      observed.put("balancer_was_on", balancerWas);
+      regionsBefore = admin.getRegions(table).size();
+      balancerWas = admin.balancerSwitch(true, true);
       try {
         for (int i = 0; System.nanoTime() < end; i++) {
           String kind = cycle[i % cycle.length];
@@ -107,11 +103,11 @@ final class AdminStorms {
       } finally {
         admin.balancerSwitch(balancerWas, true);
       }
-      observed.put("regions_after", admin.getRegions(table).size());
+      regionsAfter = admin.getRegions(table).size();
     }
-    t.into(observed);
     out.printf(Locale.ROOT, "region-storm: done %s, refused %s; regions %d -> %d%n", t.done,
-      t.failed, observed.get("regions_before").asInt(), observed.get("regions_after").asInt());
+      t.failed, regionsBefore, regionsAfter);
+    return t.storm(regionsBefore, balancerWas, regionsAfter);
   }
 
   /** One operation; false when there was nothing to do (bounds, one server). */
@@ -157,7 +153,7 @@ final class AdminStorms {
   }
 
   /** flush-compaction-storm for {@code seconds}: a flush a second, a major compaction every third. */
-  void flushCompactionStorm(int seconds, ObjectNode observed) throws Exception {
+  ChaosResult.Storm flushCompactionStorm(int seconds) throws Exception {
     Tally t = new Tally();
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     try (Admin admin = conn.getAdmin()) {
@@ -179,8 +175,8 @@ final class AdminStorms {
         Thread.sleep(1000);
       }
     }
-    t.into(observed);
     out.printf(Locale.ROOT, "flush-compaction-storm: done %s, refused %s%n", t.done, t.failed);
+    return t.storm(null, null, null);
   }
 
   /**
@@ -188,43 +184,42 @@ final class AdminStorms {
    * it and nothing reopens), then {@code strata.compaction.size.threshold} changed (every region
    * of the table reopens under load) and, after half of {@code seconds}, restored.
    */
-  void alterUnderLoad(int seconds, ObjectNode observed) throws Exception {
+  ChaosResult.Alter alterUnderLoad(int seconds) throws Exception {
     byte[] family = VerifyingLoad.FAMILY;
     try (Admin admin = conn.getAdmin()) {
       ColumnFamilyDescriptor before = admin.getDescriptor(table).getColumnFamily(family);
       String key = TieringKeys.COMPACTION_THRESHOLD;
       String old = before.getConfigurationValue(key);
-      observed.put("key", key);
-      observed.put("value_before", old == null ? "(the site's)" : old);
+      boolean refused;
+      String refusal = null;
       try {
         admin.modifyColumnFamily(table, ColumnFamilyDescriptorBuilder.newBuilder(before)
           .setConfiguration(TieringKeys.FLUSH_POLICY, "NO_SUCH_POLICY").build());
-        observed.put("invalid_alter_refused", false);
+        refused = false;
       } catch (IOException e) {
         String m = String.valueOf(e.getMessage());
-        observed.put("invalid_alter_refused", true);
-        observed.put("invalid_alter_error", m.substring(0, Math.min(300,
-          m.indexOf('\n') >= 0 ? m.indexOf('\n') : m.length())));
+        refused = true;
+        refusal = m.substring(0, Math.min(300,
+          m.indexOf('\n') >= 0 ? m.indexOf('\n') : m.length()));
       }
       String value = String.valueOf(8L << 20);
       long t0 = System.nanoTime();
       admin.modifyColumnFamily(table, ColumnFamilyDescriptorBuilder.newBuilder(before)
         .setConfiguration(key, value).build());
-      observed.put("value_during", value);
-      observed.put("alter_s", (System.nanoTime() - t0) / 1e9);
+      double alterS = (System.nanoTime() - t0) / 1e9;
       String seen = admin.getDescriptor(table).getColumnFamily(family).getConfigurationValue(key);
-      observed.put("value_seen_during", String.valueOf(seen));
       Thread.sleep(TimeUnit.SECONDS.toMillis(Math.max(1, seconds / 2)));
       t0 = System.nanoTime();
       admin.modifyColumnFamily(table, before);
-      observed.put("restore_s", (System.nanoTime() - t0) / 1e9);
+      double restoreS = (System.nanoTime() - t0) / 1e9;
       String after = admin.getDescriptor(table).getColumnFamily(family).getConfigurationValue(key);
-      observed.put("restored", old == null ? after == null : old.equals(after));
+      out.printf(Locale.ROOT, "alter-under-load: invalid value refused: %s; %s altered in %.1f "
+        + "s, restored in %.1f s%n", refused, TieringKeys.COMPACTION_THRESHOLD, alterS,
+        restoreS);
+      return new ChaosResult.Alter(key, old == null ? "(the site's)" : old, refused, refusal,
+        value, alterS, String.valueOf(seen), restoreS,
+        old == null ? after == null : old.equals(after));
     }
-    out.printf(Locale.ROOT, "alter-under-load: invalid value refused: %s; %s altered in %.1f s, "
-      + "restored in %.1f s%n", observed.get("invalid_alter_refused").asBoolean(),
-      TieringKeys.COMPACTION_THRESHOLD, observed.get("alter_s").asDouble(),
-      observed.get("restore_s").asDouble());
   }
 
   /** Regions in transition on the cluster now, or -1 when the master cannot say. */

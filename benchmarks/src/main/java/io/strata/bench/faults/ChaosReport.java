@@ -1,8 +1,7 @@
 package io.strata.bench.faults;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.Charts;
-import io.strata.cli.JsonReports;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
@@ -87,69 +86,69 @@ public final class ChaosReport {
       System.err.println("usage: ChaosReport RESULTS.json DIR 'the strata chaos command'");
       System.exit(2);
     }
-    write(new File(args[1]), new com.fasterxml.jackson.databind.ObjectMapper().readTree(
-      new File(args[0])), args[2]);
+    write(new File(args[1]), BenchJson.read(new File(args[0]), ChaosResult.class), args[2]);
   }
 
   /** Writes results.json, throughput.png and report.md into {@code dir}. */
-  public static void write(File dir, JsonNode results, String command) throws IOException {
+  public static void write(File dir, ChaosResult results, String command) throws IOException {
     if (!dir.isDirectory() && !dir.mkdirs()) {
       throw new IOException("cannot create " + dir);
     }
-    JsonReports.write(new File(dir, "results.json"), results);
+    BenchJson.write(new File(dir, "results.json"), results);
     plot(results, new File(dir, "throughput.png"));
     Files.writeString(new File(dir, "report.md").toPath(), markdown(results, command),
       StandardCharsets.UTF_8);
   }
 
-  static void plot(JsonNode results, File png) throws IOException {
-    JsonNode perSecond = results.path("acked_per_s");
+  static void plot(ChaosResult results, File png) throws IOException {
+    List<Long> perSecond = orEmpty(results.ackedPerS());
     double[] x = new double[perSecond.size()];
     double[] y = new double[perSecond.size()];
     for (int i = 0; i < x.length; i++) {
       x[i] = i;
-      y[i] = perSecond.get(i).asDouble();
+      y[i] = perSecond.get(i);
     }
     XYChart chart = Charts.line("Acknowledged writes per second under faults", "seconds",
       "writes/s");
     Charts.series(chart, "acknowledged writes", new Color(40, 90, 170), x, y);
     List<double[]> faults = new ArrayList<>();
     List<String> names = new ArrayList<>();
-    for (JsonNode m : results.path("markers")) {
-      faults.add(new double[] { m.get("at_s").asDouble(), m.get("repaired_at_s").asDouble() });
-      names.add(m.get("fault").asText());
+    for (ChaosResult.Marker m : orEmpty(results.markers())) {
+      faults.add(new double[] { m.atS(), m.repairedAtS() });
+      names.add(m.fault());
     }
     Charts.bands(chart, "fault until repaired", null, faults, names);
     Charts.write(chart, png);
   }
 
-  static String markdown(JsonNode results, String command) {
+  static String markdown(ChaosResult results, String command) {
     StringBuilder b = new StringBuilder("# Fault campaign\n\n");
     b.append("`").append(command).append("`");
-    JsonNode sched = results.path("schedule");
-    if (sched.path("random").asBoolean()) {
-      b.append(" (random schedule, seed ").append(sched.path("seed").asLong())
-        .append(": `--random ").append(sched.path("faults").size()).append(" --seed ")
-        .append(sched.path("seed").asLong()).append("` repeats it)");
+    ChaosResult.Schedule sched = results.schedule();
+    if (sched != null && sched.random()) {
+      b.append(" (random schedule, seed ").append(n(sched.seed()))
+        .append(": `--random ").append(orEmpty(sched.faults()).size()).append(" --seed ")
+        .append(n(sched.seed())).append("` repeats it)");
     }
-    if (results.has("commit")) {
-      b.append("\n\nMeasured on: commit `").append(results.path("commit").asText())
-        .append("`, ").append(results.path("date").asText()).append(" · transport `")
-        .append(results.path("transport").asText()).append("` · media emulation `")
-        .append(results.path("emulation").asText()).append("`");
+    if (results.commit() != null) {
+      b.append("\n\nMeasured on: commit `").append(results.commit())
+        .append("`, ").append(text(results.date())).append(" · transport `")
+        .append(text(results.transport())).append("` · media emulation `")
+        .append(text(results.emulation())).append("`");
     }
-    if (results.has("wal_policy")) {
-      b.append("\n\nWAL storage policy: `").append(results.get("wal_policy").asText())
-        .append("`").append(results.path("wal_volatile_accepted").asBoolean()
+    if (results.walPolicy() != null) {
+      b.append("\n\nWAL storage policy: `").append(results.walPolicy())
+        .append("`").append(Boolean.TRUE.equals(results.walVolatileAccepted())
           ? " (`strata.unsafe.wal.volatile.accept=true`: every replica of a live WAL may be in "
             + "RAM)" : "");
     }
-    b.append("\n\nEach fault after its load (").append(sched.path("load_before_s"))
+    b.append("\n\nEach fault after its load (").append(sched == null ? ""
+        : BenchJson.tree(sched.loadBeforeS()).toString())
       .append(" s); lost, duplicated and read problems must be 0. Acknowledged: the writes "
         + "acknowledged before the verification after the fault; checked: those read back (the "
         + "rest unreadable: their regions did not open); ambiguous: writes whose calls failed or "
         + "timed out (every second writer's connection gives up after ")
-      .append(results.path("impatient_timeout_ms").asLong(0))
+      .append(results.impatientTimeoutMs() == null ? 0 : results.impatientTimeoutMs())
       .append(" ms), read back to see whether they landed (landed in brackets, the others did "
         + "not; an unreadable one is unresolved); reads: reads made while the fault happened, "
         + "checked never to return a value never written nor to go back before a write "
@@ -159,125 +158,136 @@ public final class ChaosReport {
         + "| reads checked / problems | writes resumed (s) | placement converged (s) | ops/s "
         + "before / during / after | not back | recovered |\n")
       .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
-    for (JsonNode f : results.path("faults")) {
-      if (f.path("skipped").asBoolean()) {
+    List<ChaosResult.Fault> faults = orEmpty(results.faults());
+    for (ChaosResult.Fault f : faults) {
+      if (f.isSkipped()) {
         b.append(String.format(Locale.ROOT, "| %s | %s | skipped: %s | | | | | | | | | | |%n",
-          f.path("fault").asText(), f.path("daemon").asText(),
-          f.path("skip_reason").asText().replace('|', '/')));
+          text(f.fault()), text(f.daemon()), text(f.skipReason()).replace('|', '/')));
         continue;
       }
-      String checked = !f.has("checked") ? "" : f.path("unreadable").asLong(0) == 0
-        ? Long.toString(f.get("checked").asLong()) : f.get("checked").asLong() + " (**"
-        + f.get("unreadable").asLong() + " unreadable**)";
+      String checked = f.checked() == null ? "" : n(f.unreadable()) == 0
+        ? Long.toString(f.checked()) : f.checked() + " (**" + f.unreadable() + " unreadable**)";
       b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %d | %d | %s | %s | %s "
-        + "| %.0f / %.0f / %.0f | %s | %s |%n", f.path("fault").asText(),
-        f.path("daemon").asText(), f.path("acked_writes").asLong(), checked, ambiguous(f),
-        f.path("lost").asLong(), f.path("duplicated").asLong(), reads(f),
-        number(f.get("writes_resumed_s")), number(f.get("placement_converged_s")),
-        f.path("throughput_before").asDouble(), f.path("throughput_during").asDouble(),
-        f.path("throughput_after").asDouble(),
-        f.path("daemons_not_back").isEmpty() ? f.path("error").asText("")
-          : f.get("daemons_not_back").toString(),
-        f.path("recovered").asBoolean() ? "yes" : "**no**"));
+        + "| %.0f / %.0f / %.0f | %s | %s |%n", text(f.fault()), text(f.daemon()),
+        n(f.ackedWrites()), checked, ambiguous(f.ambiguous(), f.ambiguousLanded(),
+          f.ambiguousUnresolved()), n(f.lost()), n(f.duplicated()), reads(f.readsChecked(),
+          f.readProblems()), cell(f.writesResumedS()), cell(f.placementConvergedS()),
+        d(f.throughputBefore()), d(f.throughputDuring()), d(f.throughputAfter()),
+        orEmpty(f.daemonsNotBack()).isEmpty() ? text(f.error())
+          : BenchJson.tree(f.daemonsNotBack()).toString(),
+        Boolean.TRUE.equals(f.recovered()) ? "yes" : "**no**"));
     }
-    JsonNode fin = results.path("final");
-    if (fin.isObject()) {
+    ChaosResult.Final fin = results.fin();
+    if (fin != null) {
       b.append(String.format(Locale.ROOT, "\nFinal pass (the load stopped, every write it "
         + "recorded read back, those acknowledged after the last fault's verification "
         + "included): %d acknowledged, %d checked, %s ambiguous, %d lost, %d duplicated, %d "
         + "unreadable; reads checked over the run %d, read problems %d. Final pass verified: "
-        + "%s%n", fin.path("acked_writes").asLong(), fin.path("checked").asLong(),
-        ambiguous(fin), fin.path("lost").asLong(), fin.path("duplicated").asLong(),
-        fin.path("unreadable").asLong(), fin.path("reads_checked").asLong(),
-        fin.path("read_problems").asLong(),
-        results.path("final_verified").asBoolean() ? "yes" : "**no**"));
-      for (JsonNode p : fin.path("problems")) {
-        b.append("  - ").append(p.asText().replace('`', '\'')).append('\n');
+        + "%s%n", n(fin.ackedWrites()), n(fin.checked()),
+        ambiguous(fin.ambiguous(), fin.ambiguousLanded(), fin.ambiguousUnresolved()),
+        n(fin.lost()), n(fin.duplicated()), n(fin.unreadable()), n(fin.readsChecked()),
+        n(fin.readProblems()), Boolean.TRUE.equals(results.finalVerified()) ? "yes" : "**no**"));
+      for (String p : orEmpty(fin.problems())) {
+        b.append("  - ").append(p.replace('`', '\'')).append('\n');
       }
-      if (fin.has("error")) {
-        b.append("  - ").append(fin.get("error").asText().replace('`', '\'')).append('\n');
+      if (fin.error() != null) {
+        b.append("  - ").append(fin.error().replace('`', '\'')).append('\n');
       }
     }
     b.append("\n## Whose behaviour the recovery is\n\n");
     java.util.Set<String> seen = new java.util.LinkedHashSet<>();
-    for (JsonNode f : results.path("faults")) {
-      seen.add(f.get("fault").asText());
+    for (ChaosResult.Fault f : faults) {
+      seen.add(f.fault());
     }
     for (String fault : seen) {
       b.append("- `").append(fault).append("`: ").append(WHOSE.getOrDefault(fault, "?"))
         .append('\n');
     }
     b.append("\n## What was lost\n\n");
-    for (JsonNode f : results.path("faults")) {
-      long unreadable = f.path("unreadable").asLong(0);
+    for (ChaosResult.Fault f : faults) {
+      long unreadable = n(f.unreadable());
       if (unreadable > 0) {
         // Not read is not known: the count lost is a lower bound.
         b.append(String.format(Locale.ROOT, "- `%s`: at least %d of %d acknowledged writes "
           + "lost; %d could not be read (not known whether kept)",
-          f.path("fault").asText(), f.path("lost").asLong(), f.path("acked_writes").asLong(),
-          unreadable));
+          f.fault(), n(f.lost()), n(f.ackedWrites()), unreadable));
       } else {
         b.append(String.format(Locale.ROOT, "- `%s`: %s of %d acknowledged writes lost",
-          f.path("fault").asText(), f.path("lost").asLong() < 0 ? "not known how many"
-            : Long.toString(f.path("lost").asLong()), f.path("acked_writes").asLong()));
+          f.fault(), n(f.lost()) < 0 ? "not known how many" : Long.toString(n(f.lost())),
+          n(f.ackedWrites())));
       }
-      if (f.has("checked")) {
+      if (f.checked() != null) {
         b.append(String.format(Locale.ROOT, " (checked %d, duplicated %d, unreadable %d)",
-          f.get("checked").asLong(), f.path("duplicated").asLong(),
-          f.path("unreadable").asLong(0)));
+          f.checked(), n(f.duplicated()), n(f.unreadable())));
       }
       b.append('\n');
-      for (JsonNode p : f.path("problems")) {
-        b.append("  - ").append(p.asText().replace('`', '\'')).append('\n');
+      for (String p : orEmpty(f.problems())) {
+        b.append("  - ").append(p.replace('`', '\'')).append('\n');
       }
     }
     boolean anyObserved = false;
-    for (JsonNode f : results.path("faults")) {
-      if (f.has("observed")) {
+    for (ChaosResult.Fault f : faults) {
+      if (f.observed() != null) {
         if (!anyObserved) {
           b.append("\n## What the faults did\n\n");
           anyObserved = true;
         }
-        b.append("- `").append(f.get("fault").asText()).append("`: ");
-        java.util.List<String> parts = new java.util.ArrayList<>();
-        f.get("observed").fields().forEachRemaining(e -> {
+        b.append("- `").append(f.fault()).append("`: ");
+        // Every field the fault's parts hold, as results.json has it; the DataNode's log apart.
+        List<String> parts = new ArrayList<>();
+        BenchJson.tree(f.observed()).fields().forEachRemaining(e -> {
           if (!e.getKey().equals("datanode_log")) {
             parts.add(e.getKey() + " " + (e.getValue().isTextual() ? e.getValue().asText()
               : e.getValue().toString()));
           }
         });
         b.append(String.join("; ", parts)).append('\n');
-        for (JsonNode l : f.get("observed").path("datanode_log")) {
-          b.append("  - DataNode log: `").append(l.asText().replace('`', '\'')).append("`\n");
+        ChaosResult.DataNodeSide dn = f.observed().dataNode();
+        for (String l : dn == null ? List.<String>of() : orEmpty(dn.datanodeLog())) {
+          b.append("  - DataNode log: `").append(l.replace('`', '\'')).append("`\n");
         }
       }
     }
-    b.append("\nAll recovered: ").append(results.path("all_recovered").asBoolean() ? "yes"
+    b.append("\nAll recovered: ").append(Boolean.TRUE.equals(results.allRecovered()) ? "yes"
       : "**no**").append('\n');
     return b.toString();
   }
 
   /** "12 (5)": ambiguous writes (those that landed); "3 (1, **2 unresolved**)"; "" unknown. */
-  private static String ambiguous(JsonNode f) {
-    if (!f.has("ambiguous")) {
+  private static String ambiguous(Long ambiguous, Long landed, Long unresolved) {
+    if (ambiguous == null) {
       return "";
     }
-    long unresolved = f.path("ambiguous_unresolved").asLong(0);
-    return f.get("ambiguous").asLong() + " (" + f.path("ambiguous_landed").asLong()
-      + (unresolved == 0 ? "" : ", **" + unresolved + " unresolved**") + ")";
+    return ambiguous + " (" + n(landed) + (n(unresolved) == 0 ? ""
+      : ", **" + unresolved + " unresolved**") + ")";
   }
 
   /** "1200 / 0": reads checked and read problems; "" unknown. */
-  private static String reads(JsonNode f) {
-    if (!f.has("reads_checked")) {
+  private static String reads(Long checked, Long problems) {
+    if (checked == null) {
       return "";
     }
-    long problems = f.path("read_problems").asLong();
-    return f.get("reads_checked").asLong() + " / " + (problems == 0 ? "0"
-      : "**" + problems + "**");
+    return checked + " / " + (n(problems) == 0 ? "0" : "**" + problems + "**");
   }
 
-  private static String number(JsonNode n) {
-    return n == null || n.isNull() ? "(not)" : String.format(Locale.ROOT, "%.1f", n.asDouble());
+  private static String cell(Seconds s) {
+    return s == null ? "(not)" : s.cell();
+  }
+
+  /** A count the report shows as 0 when the run did not record it. */
+  private static long n(Long v) {
+    return v == null ? 0 : v;
+  }
+
+  private static double d(Double v) {
+    return v == null ? 0 : v;
+  }
+
+  private static String text(String s) {
+    return s == null ? "" : s;
+  }
+
+  private static <T> List<T> orEmpty(List<T> l) {
+    return l == null ? List.of() : l;
   }
 }

@@ -2,13 +2,14 @@ package io.strata.bench.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
@@ -141,8 +142,8 @@ final class ClusterControl {
   }
 
   /** Blocks written since {@code fromMs} to each SSD and DISK volume of every DataNode. */
-  ObjectNode blocksSince(long fromMs) throws IOException {
-    ObjectNode n = new ObjectMapper().createObjectNode();
+  Map<String, Integer> blocksSince(long fromMs) throws IOException {
+    Map<String, Integer> n = new LinkedHashMap<>();
     for (int dn = 1; new File(clusterDir, "data/datanode-" + dn).isDirectory(); dn++) {
       for (String v : List.of("ssd", "disk")) {
         n.put("datanode-" + dn + "-" + v, TierFaults.blocksWrittenSince(

@@ -1,11 +1,8 @@
 package io.strata.bench.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import io.strata.cli.CommandLines;
-import io.strata.cli.JsonReports;
 import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementReport;
@@ -177,9 +174,9 @@ public final class FaultCampaign {
       }
       schedule = Schedule.fixed(o.faults(), base.baselineS());
     }
-    ObjectNode results = c.run(schedule);
+    ChaosResult results = c.run(schedule);
     if (o.json() != null) {
-      JsonReports.write(o.json(), results);
+      BenchJson.write(o.json(), results);
       out.println("results written to " + o.json());
     }
     if (o.report() != null) {
@@ -198,35 +195,26 @@ public final class FaultCampaign {
     return c.get(WAL_POLICY_KEY, "NONE");
   }
 
-  static boolean allRecovered(JsonNode results) {
-    for (JsonNode f : results.get("faults")) {
-      if (f.path("skipped").asBoolean()) {
+  static boolean allRecovered(ChaosResult results) {
+    for (ChaosResult.Fault f : results.faults()) {
+      if (f.isSkipped()) {
         continue;
       }
-      if (!f.get("recovered").asBoolean() || f.get("lost").asLong() != 0
-        || f.get("duplicated").asLong() != 0 || f.path("unreadable").asLong(0) != 0
-        || f.path("read_problems").asLong(0) != 0) {
+      if (!Boolean.TRUE.equals(f.recovered()) || !zero(f.lost()) || !zero(f.duplicated())
+        || !zeroOrAbsent(f.unreadable()) || !zeroOrAbsent(f.readProblems())) {
         return false;
       }
     }
     // The final pass, after the load stopped, when the campaign got to it.
-    return results.path("final_verified").asBoolean(true);
+    return results.finalVerified() == null || results.finalVerified();
   }
 
-  /**
-   * A verification's ledger into {@code r}: acknowledged writes, those read back, ambiguous ones
-   * (failed or timed-out calls) and how they resolved, lost, duplicated, unreadable.
-   */
-  static void putLedger(ObjectNode r, Ledger.Verdict v) {
-    r.put("acked_writes", v.acked());
-    r.put("checked", v.checked());
-    r.put("ambiguous", v.ambiguous());
-    r.put("ambiguous_landed", v.ambiguousLanded());
-    r.put("ambiguous_not_landed", v.ambiguousNotLanded());
-    r.put("ambiguous_unresolved", v.ambiguousUnresolved());
-    r.put("lost", v.lost());
-    r.put("duplicated", v.duplicated());
-    r.put("unreadable", v.unreadable());
+  private static boolean zero(Long n) {
+    return n != null && n == 0;
+  }
+
+  private static boolean zeroOrAbsent(Long n) {
+    return n == null || n == 0;
   }
 
   /**
@@ -251,13 +239,13 @@ public final class FaultCampaign {
     }
   }
 
-  /** Runs the faults one after the other under one load; the JSON document of the results. */
-  public ObjectNode run(List<String> faults) throws Exception {
+  /** Runs the faults one after the other under one load; the results. */
+  public ChaosResult run(List<String> faults) throws Exception {
     return run(Schedule.fixed(faults, s.baselineS()));
   }
 
-  /** Runs a schedule under one load; the JSON document of the results. */
-  public ObjectNode run(Schedule schedule) throws Exception {
+  /** Runs a schedule under one load; the results. */
+  public ChaosResult run(Schedule schedule) throws Exception {
     JsonNode status = ctl.status();
     Configuration conf = HBaseConfiguration.create();
     conf.addResource(new Path(new File(status.get("conf").asText(), "hbase-site.xml").toURI()));
@@ -265,21 +253,12 @@ public final class FaultCampaign {
     // A call blocked by a fault gives up (and counts as not acknowledged) rather than hang.
     conf.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 60_000);
     conf.setInt(HConstants.HBASE_RPC_TIMEOUT_KEY, 20_000);
-    ObjectMapper json = new ObjectMapper();
-    ObjectNode doc = json.createObjectNode();
     // What every kept result names: the code, the day, the transport and the media emulation.
     io.strata.bench.common.RunLabels labels = io.strata.bench.common.RunLabels.now(
       new File(System.getProperty("user.dir")),
       io.strata.bench.common.RunLabels.transportOf(conf.get("strata.rdma.transport")),
       status.path("emulation").asText("none"));
-    doc.put("commit", labels.commit());
-    doc.put("date", labels.date());
-    doc.put("transport", labels.transport());
-    doc.put("emulation", labels.emulation());
-    // Whose durability the host faults show: the WAL policy the RegionServers write with.
-    doc.put("wal_policy", conf.get(WAL_POLICY_KEY, "NONE"));
-    doc.put("wal_volatile_accepted", conf.getBoolean(WAL_VOLATILE_KEY, false));
-    ArrayNode results = doc.putArray("faults");
+    List<ChaosResult.Fault> results = new ArrayList<>();
     TableName table = TableName.valueOf("strata_chaos");
     // Every second writer's connection: it gives up on a call before a killed daemon is back,
     // so that calls end while their writes may still land (ambiguous writes, resolved by the
@@ -287,7 +266,10 @@ public final class FaultCampaign {
     Configuration impatientConf = new Configuration(conf);
     impatientConf.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, s.impatientTimeoutMs());
     impatientConf.setInt(HConstants.HBASE_RPC_TIMEOUT_KEY, s.impatientTimeoutMs());
-    doc.put("impatient_timeout_ms", s.impatientTimeoutMs());
+    List<ChaosResult.Marker> markers = new ArrayList<>();
+    List<Long> perSecond = new ArrayList<>();
+    ChaosResult.Final fin;
+    boolean verified;
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Connection impatient = ConnectionFactory.createConnection(impatientConf)) {
       try (Admin admin = conn.getAdmin()) {
@@ -301,7 +283,6 @@ public final class FaultCampaign {
       }
       DistributedFileSystem dfs = (DistributedFileSystem) FileSystem.get(
         URI.create(status.get("hdfs").asText()), conf);
-      ArrayNode markers = doc.putArray("markers");
       try (VerifyingLoad load = new VerifyingLoad(conn, impatient, table, s.threads(),
         s.valueBytes())) {
         load.start();
@@ -313,66 +294,55 @@ public final class FaultCampaign {
           } catch (IOException e) {
             // The campaign goes on: this fault counts as not recovered, with why.
             out.printf(Locale.ROOT, "%s: %s%n", fault, e);
-            ObjectNode r = results.addObject();
-            r.put("fault", fault);
-            r.put("daemon", "");
-            r.put("acked_writes", load.ackedWrites());
+            long acked = load.ackedWrites();
+            Ledger.Verdict v;
             try {
-              putLedger(r, load.verify());
+              v = load.verify();
             } catch (IOException verifyError) {
-              // Not known: -1, which no check takes for 0.
-              r.put("lost", -1);
-              r.put("duplicated", -1);
+              v = null; // not known: lost and duplicated -1
             }
-            r.putNull("writes_resumed_s");
-            r.putNull("placement_converged_s");
-            r.put("recovered", false);
-            r.put("error", e.toString());
+            results.add(ChaosResult.Fault.failed(fault, acked, v, e.toString()));
           }
         }
         // Acknowledged writes per second over the whole run, for the plot with the markers.
-        ArrayNode perSecond = doc.putArray("acked_per_s");
         for (long n : load.ackedPerSecond(0, (int) load.elapsedS())) {
           perSecond.add(n);
         }
         // The final pass: the load stopped, every write it recorded read back, those acknowledged
         // after the last fault's verification included, every ambiguous one resolved.
         out.printf(Locale.ROOT, "final pass: load stopped, reading back every write%n");
-        ObjectNode fin = doc.putObject("final");
-        boolean verified;
+        Ledger.Verdict v = null;
+        String error = null;
+        List<String> problems = new ArrayList<>();
         try {
-          Ledger.Verdict v = load.stopAndVerify();
-          putLedger(fin, v);
-          v.examples().forEach(fin.withArray("problems")::add);
+          v = load.stopAndVerify();
+          problems.addAll(v.examples());
           verified = v.verified();
           out.printf(Locale.ROOT, "final pass: acknowledged %d, checked %d, ambiguous %d (landed "
             + "%d, not landed %d, unresolved %d), lost %d, duplicated %d, unreadable %d%n",
             v.acked(), v.checked(), v.ambiguous(), v.ambiguousLanded(), v.ambiguousNotLanded(),
             v.ambiguousUnresolved(), v.lost(), v.duplicated(), v.unreadable());
         } catch (IOException e) {
-          fin.put("error", e.toString());
+          error = e.toString();
           verified = false;
         }
-        fin.put("reads_checked", load.readsChecked());
-        fin.put("read_problems", load.readProblems());
         // Read problems after the last fault's verification: not in any fault's examples.
-        load.takeReadExamples().forEach(fin.withArray("problems")::add);
-        doc.put("final_verified", verified);
+        problems.addAll(load.takeReadExamples());
+        fin = ChaosResult.Final.of(v, error, problems, load.readsChecked(), load.readProblems());
       }
     }
-    ObjectNode sched = doc.putObject("schedule");
-    sched.put("random", schedule.seed() != null);
-    if (schedule.seed() != null) {
-      sched.put("seed", schedule.seed());
-    }
-    schedule.faults().forEach(sched.withArray("faults")::add);
-    schedule.loadBeforeS().forEach(sched.withArray("load_before_s")::add);
-    doc.put("all_recovered", allRecovered(doc));
-    return doc;
+    ChaosResult.Schedule sched = new ChaosResult.Schedule(schedule.seed() != null,
+      schedule.seed(), List.copyOf(schedule.faults()), List.copyOf(schedule.loadBeforeS()));
+    // Whose durability the host faults show: the WAL policy the RegionServers write with.
+    return new ChaosResult(labels.commit(), labels.date(), labels.transport(),
+      labels.emulation(), conf.get(WAL_POLICY_KEY, "NONE"),
+      conf.getBoolean(WAL_VOLATILE_KEY, false), results, s.impatientTimeoutMs(), markers,
+      perSecond, fin, verified, sched, null).withAllRecovered();
   }
 
-  private ObjectNode inject(String fault, int loadBeforeS, VerifyingLoad load, Connection conn,
-    DistributedFileSystem dfs, Configuration conf, ArrayNode markers) throws Exception {
+  private ChaosResult.Fault inject(String fault, int loadBeforeS, VerifyingLoad load,
+    Connection conn, DistributedFileSystem dfs, Configuration conf,
+    List<ChaosResult.Marker> markers) throws Exception {
     String daemon = fault.substring(fault.indexOf('-') + 1);
     String name = daemon.equals("regionserver") || daemon.equals("datanode") ? daemon + "-1"
       : daemon.equals("host") ? "strata-h1" : fault.equals("power-loss") ? "hosts with live WALs"
@@ -388,17 +358,16 @@ public final class FaultCampaign {
         ctl.mediaState(), 1, volumeOf(fault));
       if (why != null) {
         out.printf(Locale.ROOT, "%s: skipped: %s%n", fault, why);
-        ObjectNode r = new ObjectMapper().createObjectNode();
-        r.put("fault", fault);
-        r.put("daemon", name);
-        r.put("shows", SHOWS.get(fault));
-        r.put("skipped", true);
-        r.put("skip_reason", why);
-        r.put("recovered", true);
-        return r;
+        return ChaosResult.Fault.skipped(fault, name, SHOWS.get(fault), why);
       }
     }
-    ObjectNode observed = new ObjectMapper().createObjectNode();
+    // What the fault did, part by part; the recovery's own observations last.
+    ChaosResult.Observed observed = ChaosResult.Observed.NONE;
+    String metaServer = null;
+    Boolean servedWithoutIt = null;
+    Seconds clearedAfter = null;
+    Seconds satisfierStarted = null;
+    Map<String, Integer> restarts = new java.util.LinkedHashMap<>();
     File restartLog = null;
     long restartLogFrom = 0;
     long restartNanos = 0;
@@ -410,23 +379,21 @@ public final class FaultCampaign {
     double before = mean(load.ackedPerSecond(faultAt - loadBeforeS + 1, faultAt));
     String lost = null;
     SatisfierMidMove midMove = null;
+    long moveBytes = 0;
+    double movedShareWhenKilled = -1;
+    double movedShareAfterKill = 0;
     if (fault.equals("kill-satisfier-mid-move")) {
       // Killed while it moves: files written on DISK, their policy changed to COLD and handed to
       // it, and the kill once some of their replicas, not all, are on ARCHIVE.
       name = "satisfier";
       midMove = new SatisfierMidMove(dfs, out);
-      observed.put("move_bytes", midMove.write());
+      moveBytes = midMove.write();
       midMove.ask();
-      double share = midMove.awaitMidMove(s.recoverS());
-      observed.put("caught_mid_move", share >= 0);
-      if (share >= 0) {
-        observed.put("moved_share_when_killed", share);
-      }
+      movedShareWhenKilled = midMove.awaitMidMove(s.recoverS());
       restartLog = new File(ctl.daemonLog(name));
       restartLogFrom = restartLog.length();
       ctl.cluster("kill", name);
-      observed.put("moved_share_after_kill", (double) midMove.archived()[0]
-        / Math.max(1, midMove.archived()[1]));
+      movedShareAfterKill = (double) midMove.archived()[0] / Math.max(1, midMove.archived()[1]);
       Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
       restartNanos = System.nanoTime();
       ctl.cluster("start", name);
@@ -462,7 +429,7 @@ public final class FaultCampaign {
     } else if (fault.startsWith("kill-")) {
       if (fault.equals("kill-meta-regionserver")) {
         name = ctl.metaServer(conn);
-        observed.put("meta_server", name);
+        metaServer = name;
       }
       ctl.cluster("kill", name);
       Thread.sleep(TimeUnit.SECONDS.toMillis(s.downS()));
@@ -473,28 +440,30 @@ public final class FaultCampaign {
     } else if (STORMS.contains(fault)) {
       AdminStorms storms = new AdminStorms(conn, TableName.valueOf("strata_chaos"), out);
       if (fault.equals("region-storm")) {
-        storms.regionStorm(OUTAGE_S, observed);
+        observed = observed.with(storms.regionStorm(OUTAGE_S));
       } else if (fault.equals("flush-compaction-storm")) {
-        storms.flushCompactionStorm(OUTAGE_S, observed);
+        observed = observed.with(storms.flushCompactionStorm(OUTAGE_S));
       } else if (fault.equals("snapshot-clone-cold")) {
-        snapshotCloneCold(load, conn, dfs, conf, observed);
+        observed = observed.with(snapshotCloneCold(load, conn, dfs, conf));
       } else {
-        storms.alterUnderLoad(OUTAGE_S, observed);
+        observed = observed.with(storms.alterUnderLoad(OUTAGE_S));
       }
     } else if (fault.equals("slow-volume")) {
-      tiers.slowVolume(observed, conn);
+      observed = tiers.slowVolume(conn);
     } else if (fault.equals("ram-tier-full")) {
-      tiers.ramTierFull(observed, conn, dfs, conf);
+      observed = observed.with(tiers.ramTierFull(conn, dfs, conf));
     } else if (fault.equals("volume-full")) {
-      volumes.volumeFull(observed, conn, dfs, conf);
+      observed = volumes.volumeFull(conn, dfs, conf);
     } else if (fault.equals("volume-io-errors")) {
-      volumes.volumeIoErrors(observed, conn, dfs, conf);
+      observed = volumes.volumeIoErrors(conn, dfs, conf);
     } else if (fault.equals("volume-stall")) {
-      volumes.volumeStall(observed, conn);
+      observed = volumes.volumeStall(conn);
     } else if (fault.equals("malformed-rpc")) {
-      malformedRpc(observed);
+      observed = observed.with(malformedRpc());
     } else if (fault.equals("reboot-host") || fault.equals("power-loss")) {
-      name = hosts.reboot(fault, observed, dfs, conf);
+      HostFaultRuns.Rebooted r = hosts.reboot(fault, dfs, conf);
+      name = r.name();
+      observed = observed.with(r.observed());
     } else if (fault.equals("partition-host")) {
       // Host 1 (DataNode 1 and RegionServer 1) loses its network, its processes live on.
       ClusterControl.ip("link", "set", "st-h1", "down");
@@ -507,10 +476,7 @@ public final class FaultCampaign {
       ctl.cluster("kill", name, "--signal", "CONT");
     }
     int repairedAt = (int) load.elapsedS();
-    ObjectNode marker = markers.addObject();
-    marker.put("fault", fault);
-    marker.put("at_s", faultAt);
-    marker.put("repaired_at_s", repairedAt);
+    markers.add(new ChaosResult.Marker(fault, faultAt, repairedAt));
     // Writes resumed: the first second after the fault at half the rate before it or more.
     double resumedS = -1;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(s.recoverS());
@@ -519,7 +485,7 @@ public final class FaultCampaign {
     while (resumedS < 0 && System.nanoTime() < deadline) {
       Thread.sleep(1000);
       if (hostFault && System.nanoTime() >= nextSupervision) {
-        hosts.superviseAfterReboot(fault, observed);
+        hosts.superviseAfterReboot(fault, restarts);
         nextSupervision = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       }
       int now = (int) load.elapsedS();
@@ -537,7 +503,8 @@ public final class FaultCampaign {
     double during = mean(load.ackedPerSecond(faultAt, Math.max(faultAt + 1, resumedAt)));
     double after = mean(load.ackedPerSecond(resumedAt, end));
     if (hostFault) {
-      hosts.superviseAfterReboot(fault, observed);
+      hosts.superviseAfterReboot(fault, restarts);
+      observed = observed.with(observed.host().withRestarts(restarts));
     }
     Ledger.Verdict v = load.verify();
     // Reads checked from this fault's load before it until its verification.
@@ -545,7 +512,7 @@ public final class FaultCampaign {
     long readProblems = load.readProblems() - readProblemsFrom;
     List<String> readExamples = load.takeReadExamples();
     if (lost != null) {
-      observed.put("regions_served_without_it", true);
+      servedWithoutIt = true;
       ctl.cluster("start", lost);
     }
     double placementS = placementConverged(conn, dfs, conf);
@@ -554,55 +521,49 @@ public final class FaultCampaign {
     if (STORMS.contains(fault)) {
       double clearedS = regionsSettled(conn);
       settled = clearedS >= 0;
-      if (settled) {
-        observed.put("regions_in_transition_cleared_s", clearedS);
-      } else {
-        observed.put("regions_in_transition_cleared_s", "not within " + s.recoverS() + " s");
-      }
+      clearedAfter = Seconds.orNotWithin(clearedS, s.recoverS());
       if (fault.equals("alter-under-load")) {
-        settled &= observed.path("invalid_alter_refused").asBoolean()
-          && observed.path("restored").asBoolean();
+        settled &= Boolean.TRUE.equals(observed.alter().invalidAlterRefused())
+          && Boolean.TRUE.equals(observed.alter().restored());
       }
       if (fault.equals("snapshot-clone-cold")) {
-        settled &= observed.path("clone_verified").asBoolean();
+        settled &= Boolean.TRUE.equals(observed.cloneCold().cloneVerified());
       }
     }
     // The move cut short must end: every file on ARCHIVE at full replication, and intact.
     if (midMove != null) {
       double inPlace = midMove.awaitInPlace(s.placementS());
       List<String> corrupted = midMove.corrupted();
-      if (inPlace >= 0) {
-        observed.put("moved_files_in_place_s", inPlace);
-      } else {
-        observed.put("moved_files_in_place_s", "not within " + s.placementS() + " s");
-      }
-      observed.put("moved_files_corrupted", corrupted.size());
-      corrupted.forEach(observed.withArray("moved_files_problems")::add);
+      List<String> problems = new ArrayList<>(corrupted);
       // The killed satisfier's marks: cleared by the restarted one, else the files are stranded.
       List<String> marked = midMove.marksLeft(s.placementS());
-      observed.put("moved_files_still_marked", marked.size());
-      marked.forEach(observed.withArray("moved_files_problems")::add);
-      settled &= observed.path("caught_mid_move").asBoolean() && inPlace >= 0
-        && corrupted.isEmpty() && marked.isEmpty();
+      problems.addAll(marked);
+      boolean caught = movedShareWhenKilled >= 0;
+      observed = observed.with(new ChaosResult.MidMove(moveBytes, caught,
+        caught ? movedShareWhenKilled : null, movedShareAfterKill,
+        Seconds.orNotWithin(inPlace, s.placementS()), corrupted.size(), problems,
+        marked.size()));
+      settled &= caught && inPlace >= 0 && corrupted.isEmpty() && marked.isEmpty();
       midMove.delete();
     }
     // A volume fault must also have done what it is about (the NameNode saw the volume full;
     // the DataNode found the failed volume and the replicas were re-replicated).
     if (VolumeFaults.FAULTS.contains(fault)) {
-      settled &= observed.path("fault_effect_seen").asBoolean(false);
+      settled &= observed.dataNode() != null
+        && Boolean.TRUE.equals(observed.dataNode().faultEffectSeen());
     }
     // A satisfier restarted while the killed one's lease lives waits (up to 2 min) before it
     // serves, and may still give up: it is back once it says it started.
     boolean notStarted = false;
     if (name.equals("satisfier") && restartLog != null) {
       double readyS = satisfierStarted(restartLog, restartLogFrom, restartNanos);
-      if (readyS >= 0) {
-        observed.put("satisfier_started_after_restart_s", readyS);
-      } else {
-        notStarted = true;
-        observed.put("satisfier_started_after_restart_s", "not within "
-          + SATISFIER_START_S + " s");
-      }
+      notStarted = readyS < 0;
+      satisfierStarted = Seconds.orNotWithin(readyS, SATISFIER_START_S);
+    }
+    if (metaServer != null || servedWithoutIt != null || clearedAfter != null
+      || satisfierStarted != null) {
+      observed = observed.with(new ChaosResult.Recovery(metaServer, servedWithoutIt,
+        clearedAfter, satisfierStarted));
     }
     List<String> notBack = new ArrayList<>();
     for (JsonNode d : ctl.status().get("daemons")) {
@@ -612,41 +573,12 @@ public final class FaultCampaign {
     }
     boolean recovered = resumedS >= 0 && placementS >= 0 && notBack.isEmpty() && !notStarted
       && v.unreadable() == 0 && settled;
-    ObjectNode r = new ObjectMapper().createObjectNode();
-    r.put("fault", fault);
-    r.put("daemon", name);
-    r.put("shows", SHOWS.getOrDefault(fault, "Strata"));
-    // The ledger: every write acknowledged before the verification began (before and during
-    // the fault) was read back (checked), or its row could not be (unreadable); every failed
-    // call's write (ambiguous) was read back to see whether it landed.
-    putLedger(r, v);
-    r.put("failed_calls", load.failedCalls());
-    r.put("reads_checked", readsChecked);
-    r.put("read_problems", readProblems);
-    if (resumedS >= 0) {
-      r.put("writes_resumed_s", resumedS);
-    } else {
-      r.putNull("writes_resumed_s");
-    }
-    if (placementS >= 0) {
-      r.put("placement_converged_s", placementS);
-    } else {
-      r.putNull("placement_converged_s");
-    }
-    r.put("throughput_before", before);
-    r.put("throughput_during", during);
-    r.put("throughput_after", after);
-    ArrayNode nb = r.putArray("daemons_not_back");
-    notBack.forEach(nb::add);
     // Why each one is down, from its own logs, so that a run on another machine explains itself.
-    ObjectNode why = new ObjectMapper().createObjectNode();
+    Map<String, String> why = new java.util.LinkedHashMap<>();
     for (String d : notBack) {
       String reason = whyDown(d);
       why.put(d, reason);
       out.printf(Locale.ROOT, "%s: why %s is down, from its logs:%n%s%n", fault, d, reason);
-    }
-    if (!notBack.isEmpty()) {
-      r.set("why_not_back", why);
     }
     // Started again, as a supervisor (systemd, an operator) would, so that the next fault meets
     // a whole cluster; the fault still counts as not recovered.
@@ -655,12 +587,18 @@ public final class FaultCampaign {
         fault, d);
       ctl.cluster("start", d);
     }
-    r.put("recovered", recovered);
-    if (!observed.isEmpty()) {
-      r.set("observed", observed);
-    }
-    v.examples().forEach(r.withArray("problems")::add);
-    readExamples.forEach(r.withArray("problems")::add);
+    List<String> problems = new ArrayList<>(v.examples());
+    problems.addAll(readExamples);
+    // The ledger: every write acknowledged before the verification began (before and during
+    // the fault) was read back (checked), or its row could not be (unreadable); every failed
+    // call's write (ambiguous) was read back to see whether it landed.
+    ChaosResult.Fault r = new ChaosResult.Fault(fault, name, SHOWS.getOrDefault(fault, "Strata"),
+      null, null, v.acked(), v.checked(), v.ambiguous(), v.ambiguousLanded(),
+      v.ambiguousNotLanded(), v.ambiguousUnresolved(), v.lost(), v.duplicated(),
+      v.unreadable(), load.failedCalls(), readsChecked, readProblems, Seconds.orNot(resumedS),
+      Seconds.orNot(placementS), before, during, after, notBack,
+      notBack.isEmpty() ? null : why, recovered, observed.isEmpty() ? null : observed, problems,
+      null);
     out.printf(Locale.ROOT, "%s: acknowledged %d, checked %d, ambiguous %d (landed %d), lost %d, "
       + "duplicated %d, unreadable %d; reads checked %d, read problems %d; writes resumed after "
       + "%s s; placement converged after %s s; ops/s before %.0f, during %.0f, after %.0f; not "
@@ -678,7 +616,7 @@ public final class FaultCampaign {
    * ({@link MalformedRpc.Kind}); records how many connections the server closed and how many it
    * left open. The load must not notice.
    */
-  private void malformedRpc(ObjectNode observed) throws Exception {
+  private ChaosResult.Rpc malformedRpc() throws Exception {
     String address = null;
     for (JsonNode d : ctl.status().get("daemons")) {
       if (d.get("name").asText().equals("regionserver-1")) {
@@ -703,17 +641,13 @@ public final class FaultCampaign {
     for (Thread t : threads) {
       t.join(TimeUnit.SECONDS.toMillis(OUTAGE_S + 30));
     }
-    observed.put("rpc_address", address);
-    observed.put("connections", peers.connections());
-    observed.put("closed_by_server", peers.closedByServer());
-    observed.put("left_open_after_ms", peers.leftOpen());
-    observed.put("wait_ms", MalformedRpc.WAIT_MS);
-    observed.put("refused", peers.refused());
-    ObjectNode kinds = observed.putObject("connections_per_kind");
+    Map<String, Long> kinds = new java.util.LinkedHashMap<>();
     peers.sentPerKind().forEach((k, v) -> kinds.put(k.name().toLowerCase(Locale.ROOT), v));
     out.printf(Locale.ROOT, "malformed-rpc: %d connections to %s, %d closed by the server "
       + "within %d ms, %d left open, %d refused%n", peers.connections(), address,
       peers.closedByServer(), MalformedRpc.WAIT_MS, peers.leftOpen(), peers.refused());
+    return new ChaosResult.Rpc(address, peers.connections(), peers.closedByServer(),
+      peers.leftOpen(), MalformedRpc.WAIT_MS, peers.refused(), kinds);
   }
 
   /** The volume a block-layer fault acts on: DataNode 1's SSD (HFiles are flushed to SSD). */
@@ -857,19 +791,17 @@ public final class FaultCampaign {
    * the snapshot is cloned into a new table, which then reads every noted write from those
    * archived files: each must be there with its value. The clone and the snapshot are deleted.
    */
-  private void snapshotCloneCold(VerifyingLoad load, Connection conn, DistributedFileSystem dfs,
-    Configuration conf, ObjectNode observed) throws Exception {
+  private ChaosResult.CloneCold snapshotCloneCold(VerifyingLoad load, Connection conn,
+    DistributedFileSystem dfs, Configuration conf) throws Exception {
     TableName table = TableName.valueOf("strata_chaos");
     String stamp = Long.toString(System.currentTimeMillis(), 36);
     String snapshot = "strata_chaos_snap_" + stamp;
     TableName clone = TableName.valueOf("strata_chaos_clone_" + stamp);
     Map<String, Ledger.Expected> before = load.acknowledgedNow();
-    observed.put("snapshot", snapshot);
-    observed.put("acked_before_snapshot", before.size());
     try (Admin admin = conn.getAdmin()) {
       long t0 = System.nanoTime();
       admin.snapshot(snapshot, table);
-      observed.put("snapshot_s", (System.nanoTime() - t0) / 1e9);
+      double snapshotS = (System.nanoTime() - t0) / 1e9;
       try {
         t0 = System.nanoTime();
         admin.majorCompact(table);
@@ -880,10 +812,9 @@ public final class FaultCampaign {
           && System.nanoTime() < until) {
           Thread.sleep(1000);
         }
-        observed.put("major_compaction_s", (System.nanoTime() - t0) / 1e9);
+        double compactionS = (System.nanoTime() - t0) / 1e9;
         // The archived files on their policy's types before the clone reads them.
         double placed = placementConverged(conn, dfs, conf);
-        observed.put("archive_placed_s", placed);
         Path archive = new Path(new Path(conf.get(HConstants.HBASE_DIR)),
           "archive/data/default/strata_chaos");
         int archived = 0;
@@ -901,23 +832,18 @@ public final class FaultCampaign {
           }
           onArchive += all ? 1 : 0;
         }
-        observed.put("archived_files", archived);
-        observed.put("archived_files_all_on_archive", onArchive);
         t0 = System.nanoTime();
         admin.cloneSnapshot(snapshot, clone);
-        observed.put("clone_s", (System.nanoTime() - t0) / 1e9);
+        double cloneS = (System.nanoTime() - t0) / 1e9;
         Ledger.Verdict v = load.verify(clone, before, VerifyingLoad.VERIFY_PATIENCE_S);
-        observed.put("clone_checked", v.checked());
-        observed.put("clone_lost", v.lost());
-        observed.put("clone_duplicated", v.duplicated());
-        observed.put("clone_unreadable", v.unreadable());
-        v.examples().forEach(observed.withArray("clone_problems")::add);
-        observed.put("clone_verified", v.lost() == 0 && v.duplicated() == 0
-          && v.unreadable() == 0 && v.checked() == before.size() && placed >= 0);
         out.printf(Locale.ROOT, "snapshot-clone-cold: %d writes acknowledged before the snapshot; "
           + "%d archived files (%d with every replica on ARCHIVE); the clone read %d of them "
           + "back, lost %d, unreadable %d%n", before.size(), archived, onArchive, v.checked(),
           v.lost(), v.unreadable());
+        return new ChaosResult.CloneCold(snapshot, before.size(), snapshotS, compactionS,
+          placed, archived, onArchive, cloneS, v.checked(), v.lost(), v.duplicated(),
+          v.unreadable(), new ArrayList<>(v.examples()), v.lost() == 0 && v.duplicated() == 0
+            && v.unreadable() == 0 && v.checked() == before.size() && placed >= 0);
       } finally {
         if (admin.tableExists(clone)) {
           admin.disableTable(clone);

@@ -1,7 +1,7 @@
 package io.strata.bench.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -42,10 +42,10 @@ final class HostFaultRuns {
    * up, the DataNodes start and report their blocks, then the host's other daemons start.
    * Records the hosts, daemons, the live WALs' replicas by storage type and those of their
    * blocks with every replica in the RAM tiers wiped (whose edits the WAL can no longer give
-   * back), and what each wipe removed. The daemons' names, for the report.
+   * back), and what each wipe removed.
    */
-  String reboot(String fault, ObjectNode observed, DistributedFileSystem dfs,
-    Configuration conf) throws Exception {
+  Rebooted reboot(String fault, DistributedFileSystem dfs, Configuration conf)
+    throws Exception {
     JsonNode status = ctl.status();
     Map<String, List<String>> replicas = new LinkedHashMap<>();
     List<List<String[]>> blocks = new ArrayList<>();
@@ -60,22 +60,16 @@ final class HostFaultRuns {
     for (String h : hosts) {
       daemons.addAll(HostFaults.daemonsOf(h, status));
     }
-    observed.put("wal_policy", conf.get(FaultCampaign.WAL_POLICY_KEY, "NONE"));
-    hosts.forEach(observed.withArray("hosts")::add);
-    daemons.forEach(observed.withArray("daemons")::add);
-    observed.put("live_wals", replicas.size());
-    ObjectNode types = observed.putObject("wal_replicas_by_type");
+    Map<String, Integer> types = new LinkedHashMap<>();
     int blocksOnlyInWipedRam = 0;
     for (List<String[]> block : blocks) {
       boolean allWiped = !block.isEmpty();
       for (String[] replica : block) {
-        types.put(replica[1], types.path(replica[1]).asInt(0) + 1);
+        types.merge(replica[1], 1, Integer::sum);
         allWiped &= replica[1].equals("NVDIMM") && hosts.contains(replica[2]);
       }
       blocksOnlyInWipedRam += allWiped ? 1 : 0;
     }
-    observed.put("wal_blocks", blocks.size());
-    observed.put("wal_blocks_only_in_wiped_ram", blocksOnlyInWipedRam);
     Map<String, ProcessHandle> running = new LinkedHashMap<>();
     for (JsonNode d : status.get("daemons")) {
       String n = d.get("name").asText();
@@ -99,15 +93,12 @@ final class HostFaultRuns {
       }
     }
     out.printf(Locale.ROOT, "%s: hosts %s down (SIGKILL: %s)%n", fault, hosts, running.keySet());
-    ObjectNode wiped = observed.putObject("ram_wiped");
+    Map<String, ChaosResult.Wiped> wiped = new LinkedHashMap<>();
     Map<String, Long> logFrom = new LinkedHashMap<>();
     for (String d : daemons) {
       if (d.startsWith("datanode-")) {
         HostFaults.Wiped w = HostFaults.wipe(HostFaults.ramVolume(ctl.clusterDir(), d));
-        ObjectNode o = wiped.putObject(d);
-        o.put("files", w.files);
-        o.put("block_replicas", w.blockReplicas);
-        o.put("mb", w.bytes >> 20);
+        wiped.put(d, new ChaosResult.Wiped(w.files, w.blockReplicas, w.bytes >> 20));
         logFrom.put(d, new File(ctl.daemonLog(d)).length());
       }
     }
@@ -123,7 +114,7 @@ final class HostFaultRuns {
     }
     // The NameNode must know the DataNodes' blocks (and the lack of those wiped) before a
     // RegionServer asks it for a WAL's pipeline or replays one.
-    ObjectNode reported = observed.putObject("datanode_block_report_after_s");
+    Map<String, Seconds> reported = new LinkedHashMap<>();
     for (Map.Entry<String, Long> e : logFrom.entrySet()) {
       File log = new File(ctl.daemonLog(e.getKey()));
       long deadline = restartNanos + TimeUnit.SECONDS.toNanos(FaultCampaign.DATANODE_BACK_S);
@@ -139,11 +130,7 @@ final class HostFaultRuns {
           Thread.sleep(1000);
         }
       }
-      if (after >= 0) {
-        reported.put(e.getKey(), after);
-      } else {
-        reported.put(e.getKey(), "not within " + FaultCampaign.DATANODE_BACK_S + " s");
-      }
+      reported.put(e.getKey(), Seconds.orNotWithin(after, FaultCampaign.DATANODE_BACK_S));
     }
     for (String d : daemons) {
       if (!d.startsWith("datanode-")) {
@@ -152,26 +139,31 @@ final class HostFaultRuns {
     }
     out.printf(Locale.ROOT, "%s: %d live WALs, %d blocks (%d with every replica in the RAM "
       + "tiers wiped), replicas %s; wiped %s; restarted %s%n", fault, replicas.size(),
-      blocks.size(), blocksOnlyInWipedRam, types, wiped, daemons);
-    return String.join(", ", hosts) + " (" + String.join(", ", daemons) + ")";
+      blocks.size(), blocksOnlyInWipedRam, BenchJson.tree(types), BenchJson.tree(wiped),
+      daemons);
+    return new Rebooted(String.join(", ", hosts) + " (" + String.join(", ", daemons) + ")",
+      new ChaosResult.HostFault(conf.get(FaultCampaign.WAL_POLICY_KEY, "NONE"),
+        new ArrayList<>(hosts), daemons, replicas.size(), types, blocks.size(),
+        blocksOnlyInWipedRam, wiped, reported, null));
+  }
+
+  /** A host fault's daemons' names, for the report, and what it did. */
+  record Rebooted(String name, ChaosResult.HostFault observed) {
   }
 
   /**
    * After a host fault, what a supervisor (systemd) of each machine does: a daemon of the
    * cluster that exited since (a master whose own store WAL lost every DataNode aborts, as a
-   * real one does) is started again, and counted under {@code observed.restarted_after_exit}
-   * (per daemon: how many times).
+   * real one does) is started again, and counted in {@code restarts} (per daemon: how many
+   * times; {@code observed.restarted_after_exit}).
    */
-  void superviseAfterReboot(String fault, ObjectNode observed) throws Exception {
+  void superviseAfterReboot(String fault, Map<String, Integer> restarts) throws Exception {
     for (JsonNode d : ctl.status().get("daemons")) {
       if (!d.get("alive").asBoolean()) {
         String n = d.get("name").asText();
         out.printf(Locale.ROOT, "%s: %s exited after the reboot (its log: why); starting it "
           + "again as a supervisor would%n", fault, n);
-        ObjectNode restarts = observed.has("restarted_after_exit")
-          ? (ObjectNode) observed.get("restarted_after_exit")
-          : observed.putObject("restarted_after_exit");
-        restarts.put(n, restarts.path(n).asInt(0) + 1);
+        restarts.merge(n, 1, Integer::sum);
         ctl.cluster("start", n);
       }
     }

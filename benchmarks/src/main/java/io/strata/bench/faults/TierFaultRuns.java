@@ -1,12 +1,14 @@
 package io.strata.bench.faults;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -17,8 +19,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * The storage-tier faults' runs ({@code slow-volume}, {@code ram-tier-full}), each recording what
- * it saw into the fault's {@code observed}; {@link TierFaults} holds their settings and the pieces
+ * The storage-tier faults' runs ({@code slow-volume}, {@code ram-tier-full}), each returning what
+ * it saw, the fault's {@code observed} parts; {@link TierFaults} holds their settings and the pieces
  * that need no cluster. Not thread-safe: the campaign's thread runs them.
  */
 final class TierFaultRuns {
@@ -40,7 +42,7 @@ final class TierFaultRuns {
    * meanwhile, on a thread of its own (a flush through the stalled volume takes as long as it
    * takes), so that HFile blocks (ALL_SSD) are written while the volume is stalled.
    */
-  void slowVolume(ObjectNode observed, Connection conn) throws Exception {
+  ChaosResult.Observed slowVolume(Connection conn) throws Exception {
     List<File> ssd = TierFaults.ssdVolumes(ctl.clusterDir(), 1);
     File slow = ssd.get(0);
     File log = new File(ctl.daemonLog("datanode-1"));
@@ -53,16 +55,11 @@ final class TierFaultRuns {
     }
     long startMs = System.currentTimeMillis();
     long holdMs = TimeUnit.SECONDS.toMillis(TierFaults.HOLD_S);
-    observed.put("stalled_volume", slow.getPath());
-    observed.put("stall_ms_per_op", TierFaults.STALL_MS);
-    observed.put("stall_s", TierFaults.HOLD_S);
-    observed.put("ssd_peers_on_datanode", ssd.size() - 1);
-    observed.put("blocks_on_stalled_before", TierFaults.blocksWrittenSince(slow, startMs - holdMs));
+    int stalledBefore = TierFaults.blocksWrittenSince(slow, startMs - holdMs);
     int peersBefore = 0;
     for (File f : ssd.subList(1, ssd.size())) {
       peersBefore += TierFaults.blocksWrittenSince(f, startMs - holdMs);
     }
-    observed.put("blocks_on_peers_before", peersBefore);
     java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic
       .AtomicInteger();
     java.util.concurrent.atomic.AtomicLong longestFlushMs = new java.util.concurrent.atomic
@@ -84,35 +81,34 @@ final class TierFaultRuns {
       }
     }, "slow-volume-flusher");
     flusher.setDaemon(true);
+    int stalledDuring;
+    int peers = 0;
+    int flushesDuring;
     try {
       TierFaults.stall(slow, TierFaults.STALL_MS);
       flusher.start();
       Thread.sleep(holdMs);
-      observed.put("blocks_on_stalled_during", TierFaults.blocksWrittenSince(slow, startMs));
-      int peers = 0;
+      stalledDuring = TierFaults.blocksWrittenSince(slow, startMs);
       for (File f : ssd.subList(1, ssd.size())) {
         peers += TierFaults.blocksWrittenSince(f, startMs);
       }
-      observed.put("blocks_on_peers_during", peers);
-      observed.put("flushes_done_during", flushes.get());
+      flushesDuring = flushes.get();
     } finally {
       TierFaults.unstall(slow);
     }
     flusher.join(TimeUnit.SECONDS.toMillis(120));
-    observed.put("flushes_done", flushes.get());
-    observed.put("longest_flush_ms", longestFlushMs.get());
     // The switch reads its flag files once a second; its log line says the volume is released.
     Thread.sleep(2000);
     List<String> events = TierFaults.volumeEvents(TierFaults.logSince(log, logFrom));
     boolean excluded = events.stream().anyMatch(e -> e.contains(") is slow: "));
-    observed.put("chooser_excluded_volume", excluded);
-    events.forEach(observed.withArray("datanode_log")::add);
     out.printf(Locale.ROOT, "slow-volume: %s stalled %d ms per operation for %d s; chooser "
       + "excluded it: %s; blocks before/during: stalled %d/%d, peers %d/%d%n", slow,
-      TierFaults.STALL_MS, TierFaults.HOLD_S, excluded,
-      observed.get("blocks_on_stalled_before").asInt(),
-      observed.path("blocks_on_stalled_during").asInt(), peersBefore,
-      observed.path("blocks_on_peers_during").asInt());
+      TierFaults.STALL_MS, TierFaults.HOLD_S, excluded, stalledBefore, stalledDuring,
+      peersBefore, peers);
+    return ChaosResult.Observed.of(new ChaosResult.SlowVolume(slow.getPath(),
+      TierFaults.STALL_MS, TierFaults.HOLD_S, ssd.size() - 1, stalledBefore, peersBefore,
+      stalledDuring, peers, flushesDuring, longestFlushMs.get()),
+      new ChaosResult.DataNodeSide(flushes.get(), excluded, null, new ArrayList<>(events)));
   }
 
   /**
@@ -124,12 +120,19 @@ final class TierFaultRuns {
    * and again after it is freed; records the storage types of the new WALs' blocks each time,
    * and the NVDIMM space the NameNode saw left.
    */
-  void ramTierFull(ObjectNode observed, Connection conn, DistributedFileSystem dfs,
+  ChaosResult.RamTierFull ramTierFull(Connection conn, DistributedFileSystem dfs,
     Configuration conf) throws Exception {
     Path fillDir = new Path("/strata-chaos-fill");
     long walBlock = conf.getLong("hbase.regionserver.hlog.blocksize", 64L << 20);
     long fillBytes = (long) TierFaults.FILL_FILE_MB << 20;
-    observed.put("nvdimm_remaining_seen_before_mb", nvdimmRemaining(dfs) >> 20);
+    long remainingBefore = nvdimmRemaining(dfs) >> 20;
+    int files = 0;
+    long onRam = 0;
+    String stoppedBecause = "the limit of " + TierFaults.FILL_MAX_FILES + " files";
+    long tookS;
+    long remainingFull;
+    String rollWhileFull;
+    Map<String, Integer> whileFull;
     long holdMs = TimeUnit.SECONDS.toMillis(TierFaults.HOLD_S);
     long start = System.nanoTime();
     long fillMs = System.currentTimeMillis();
@@ -138,9 +141,6 @@ final class TierFaultRuns {
       dfs.setStoragePolicy(fillDir, "ALL_NVDIMM");
       byte[] chunk = new byte[1 << 20];
       java.util.Arrays.fill(chunk, (byte) 0x5a);
-      int files = 0;
-      long onRam = 0;
-      String stoppedBecause = "the limit of " + TierFaults.FILL_MAX_FILES + " files";
       for (int i = 0; i < TierFaults.FILL_MAX_FILES; i++) {
         Path f = new Path(fillDir, "fill-" + i);
         try (org.apache.hadoop.fs.FSDataOutputStream o = dfs.create(f, true, 1 << 16,
@@ -174,15 +174,12 @@ final class TierFaultRuns {
           }
         }
       }
-      observed.put("fill_files", files);
-      observed.put("fill_on_nvdimm_mb", onRam >> 20);
-      observed.put("fill_stopped_at", stoppedBecause);
-      observed.put("fill_took_s", (System.currentTimeMillis() - fillMs) / 1000);
+      tookS = (System.currentTimeMillis() - fillMs) / 1000;
       Thread.sleep(4000);
-      observed.put("nvdimm_remaining_seen_full_mb", nvdimmRemaining(dfs) >> 20);
-      rollWals(conn, observed, "roll_while_full");
+      remainingFull = nvdimmRemaining(dfs) >> 20;
+      rollWhileFull = rollWals(conn);
       Thread.sleep(5000);
-      walStorage(dfs, conf, fillMs, observed.putObject("wal_blocks_while_full"));
+      whileFull = walStorage(dfs, conf, fillMs);
       Thread.sleep(Math.max(0, holdMs - (System.nanoTime() - start) / 1_000_000));
     } finally {
       dfs.delete(fillDir, true);
@@ -190,18 +187,19 @@ final class TierFaultRuns {
     long freedMs = System.currentTimeMillis();
     // The DataNodes delete the replicas when the NameNode tells them (heartbeats).
     Thread.sleep(8000);
-    observed.put("nvdimm_remaining_seen_freed_mb", nvdimmRemaining(dfs) >> 20);
-    rollWals(conn, observed, "roll_after_free");
+    long remainingFreed = nvdimmRemaining(dfs) >> 20;
+    String rollAfterFree = rollWals(conn);
     Thread.sleep(5000);
-    walStorage(dfs, conf, freedMs, observed.putObject("wal_blocks_after_free"));
+    Map<String, Integer> afterFree = walStorage(dfs, conf, freedMs);
+    ChaosResult.RamTierFull r = new ChaosResult.RamTierFull(remainingBefore, files,
+      onRam >> 20, stoppedBecause, tookS, remainingFull, rollWhileFull, whileFull,
+      remainingFreed, rollAfterFree, afterFree);
     out.printf(Locale.ROOT, "ram-tier-full: %d MB on NVDIMM in %d files (%s); NVDIMM left as "
       + "the NameNode saw it: %d MB before, %d MB full, %d MB freed; WAL blocks while full %s, "
-      + "after %s%n", observed.get("fill_on_nvdimm_mb").asLong(),
-      observed.get("fill_files").asInt(), observed.get("fill_stopped_at").asText(),
-      observed.get("nvdimm_remaining_seen_before_mb").asLong(),
-      observed.get("nvdimm_remaining_seen_full_mb").asLong(),
-      observed.get("nvdimm_remaining_seen_freed_mb").asLong(),
-      observed.get("wal_blocks_while_full"), observed.get("wal_blocks_after_free"));
+      + "after %s%n", r.fillOnNvdimmMb(), r.fillFiles(), r.fillStoppedAt(),
+      r.nvdimmRemainingSeenBeforeMb(), r.nvdimmRemainingSeenFullMb(),
+      r.nvdimmRemainingSeenFreedMb(), BenchJson.tree(whileFull), BenchJson.tree(afterFree));
+    return r;
   }
 
   /** The most NVDIMM space any live DataNode reports left to the NameNode, in bytes. */
@@ -219,20 +217,25 @@ final class TierFaultRuns {
     return most;
   }
 
-  private void rollWals(Connection conn, ObjectNode observed, String key) {
+  /** Rolls every RegionServer's WAL: "ok", or why not. */
+  private String rollWals(Connection conn) {
     try (Admin admin = conn.getAdmin()) {
       for (org.apache.hadoop.hbase.ServerName sn : admin.getRegionServers()) {
         admin.rollWALWriter(sn);
       }
-      observed.put(key, "ok");
+      return "ok";
     } catch (IOException | RuntimeException e) {
-      observed.put(key, e.toString());
+      return e.toString();
     }
   }
 
-  /** Storage types of the blocks of the WALs created from {@code sinceMs} on, counted. */
-  private static void walStorage(DistributedFileSystem dfs, Configuration conf, long sinceMs,
-    ObjectNode counts) throws IOException {
+  /**
+   * Storage types of the blocks of the WALs created from {@code sinceMs} on, counted, and the
+   * number of those WALs ({@code wal_files}).
+   */
+  private static Map<String, Integer> walStorage(DistributedFileSystem dfs, Configuration conf,
+    long sinceMs) throws IOException {
+    Map<String, Integer> counts = new LinkedHashMap<>();
     Path walRoot = new Path(conf.get("hbase.wal.dir", conf.get(HConstants.HBASE_DIR)),
       HConstants.HREGION_LOGDIR_NAME);
     int files = 0;
@@ -254,10 +257,11 @@ final class TierFaultRuns {
       }
       for (org.apache.hadoop.hdfs.protocol.LocatedBlock b : blocks) {
         for (org.apache.hadoop.fs.StorageType t : b.getStorageTypes()) {
-          counts.put(t.name(), counts.path(t.name()).asInt(0) + 1);
+          counts.merge(t.name(), 1, Integer::sum);
         }
       }
     }
     counts.put("wal_files", files);
+    return counts;
   }
 }

@@ -1,6 +1,6 @@
 package io.strata.bench.faults;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import io.strata.hbase.placement.FileKind;
 import io.strata.hbase.placement.PlacedFile;
 import io.strata.hbase.placement.PlacementReport;
@@ -27,8 +27,8 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
  * The block-layer volume faults' runs ({@code volume-full}, {@code volume-io-errors},
- * {@code volume-stall}) on DataNode 1's SSD loop volume, each recording what it saw into the
- * fault's {@code observed}; {@link VolumeFaults} holds their settings and the pieces that need no
+ * {@code volume-stall}) on DataNode 1's SSD loop volume, each returning what it saw, the fault's
+ * {@code observed} parts; {@link VolumeFaults} holds their settings and the pieces that need no
  * cluster. Not thread-safe: the campaign's thread runs them.
  */
 final class VolumeFaultRuns {
@@ -49,16 +49,20 @@ final class VolumeFaultRuns {
    * the bytes free before, full and after (the file system's and the NameNode's view) and where
    * the blocks written while it was full went.
    */
-  void volumeFull(ObjectNode observed, Connection conn, DistributedFileSystem dfs,
+  ChaosResult.Observed volumeFull(Connection conn, DistributedFileSystem dfs,
     Configuration conf) throws Exception {
     VolumeFaults.Volume v = ctl.mediaVolume("volume-full");
     File mnt = new File(v.mount());
     File filler = new File(mnt, VolumeFaults.FILLER);
     String addr = ctl.daemonField("datanode-1", "address");
-    observed.put("volume", v.mount());
-    observed.put("device", v.device());
-    observed.put("fs_free_before_bytes", mnt.getUsableSpace());
-    observed.put("namenode_ssd_remaining_before_bytes", ssdRemainingSeen(dfs, addr));
+    long freeBefore = mnt.getUsableSpace();
+    long nnBefore = ssdRemainingSeen(dfs, addr);
+    long fillerBytes;
+    long freeFull;
+    double sawFullS;
+    long nnFull;
+    long freeEndOfHold;
+    Map<String, Integer> whileFull;
     long holdMs = TimeUnit.SECONDS.toMillis(VolumeFaults.HOLD_S);
     java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic
       .AtomicInteger();
@@ -69,8 +73,8 @@ final class VolumeFaultRuns {
       if (size > 0) {
         VolumeFaults.must(120, "fallocate", "-l", Long.toString(size), filler.getPath());
       }
-      observed.put("filler_bytes", Math.max(0, size));
-      observed.put("fs_free_full_bytes", mnt.getUsableSpace());
+      fillerBytes = Math.max(0, size);
+      freeFull = mnt.getUsableSpace();
       // The NameNode learns the free space from heartbeats (3 s).
       long seenFull = -1;
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -83,35 +87,33 @@ final class VolumeFaultRuns {
         }
         Thread.sleep(1000);
       }
-      observed.put("namenode_saw_full_s", seenFull >= 0 ? (System.nanoTime() - t0) / 1e9 : -1);
-      observed.put("fault_effect_seen", seenFull >= 0);
-      observed.put("namenode_ssd_remaining_full_bytes", ssdRemainingSeen(dfs, addr));
+      sawFullS = seenFull >= 0 ? (System.nanoTime() - t0) / 1e9 : -1;
+      nnFull = ssdRemainingSeen(dfs, addr);
       flusher = flusher(conn, holdMs, flushes, "volume-full");
       Thread.sleep(holdMs);
-      observed.put("fs_free_end_of_hold_bytes", mnt.getUsableSpace());
-      observed.set("blocks_written_while_full", ctl.blocksSince(fromMs));
+      freeEndOfHold = mnt.getUsableSpace();
+      whileFull = ctl.blocksSince(fromMs);
     } finally {
       java.nio.file.Files.deleteIfExists(filler.toPath());
     }
     flusher.join(TimeUnit.SECONDS.toMillis(120));
-    observed.put("flushes_done", flushes.get());
     Thread.sleep(8000);
-    observed.put("fs_free_after_bytes", mnt.getUsableSpace());
-    observed.put("namenode_ssd_remaining_after_bytes", ssdRemainingSeen(dfs, addr));
+    long freeAfter = mnt.getUsableSpace();
+    long nnAfter = ssdRemainingSeen(dfs, addr);
     // HDFS leaves a replica placed on a fallback type where it is (the NameNode never moves it
     // back once the preferred type has room again; measured: 9 of 17 flushed files stayed
     // {SSD=2, DISK=1}): the undo asks the satisfier to move each such store file.
-    satisfyOffPolicy(observed, dfs, conf, "volume-full");
+    ChaosResult.Undo undo = satisfyOffPolicy(dfs, conf, "volume-full");
     List<String> events = VolumeFaults.volumeFailureEvents(TierFaults.logSince(
       new File(ctl.daemonLog("datanode-1")), 0));
-    observed.put("datanode_volume_failure_lines", events.size());
     out.printf(Locale.ROOT, "volume-full: %s filled (%d bytes); free before %d, full %d, after "
       + "%d; the NameNode saw %d SSD bytes left while full; blocks written while full: %s%n",
-      v.mount(), observed.get("filler_bytes").asLong(),
-      observed.get("fs_free_before_bytes").asLong(), observed.get("fs_free_full_bytes").asLong(),
-      observed.get("fs_free_after_bytes").asLong(),
-      observed.get("namenode_ssd_remaining_full_bytes").asLong(),
-      observed.get("blocks_written_while_full"));
+      v.mount(), fillerBytes, freeBefore, freeFull, freeAfter, nnFull,
+      BenchJson.tree(whileFull));
+    return ChaosResult.Observed.of(new ChaosResult.Volume(v.mount(), v.device()),
+      new ChaosResult.VolumeFull(freeBefore, nnBefore, fillerBytes, freeFull, sawFullS, nnFull,
+        freeEndOfHold, whileFull, freeAfter, nnAfter, events.size()), undo,
+      new ChaosResult.DataNodeSide(flushes.get(), null, sawFullS >= 0, null));
   }
 
   /**
@@ -123,22 +125,20 @@ final class VolumeFaultRuns {
    * NameNode re-replicates the replicas it held. Then the repair: the DataNode stopped, the file
    * system unmounted, checked ({@code e2fsck -fy}), mounted again, the DataNode started.
    */
-  void volumeIoErrors(ObjectNode observed, Connection conn, DistributedFileSystem dfs,
+  ChaosResult.Observed volumeIoErrors(Connection conn, DistributedFileSystem dfs,
     Configuration conf) throws Exception {
     VolumeFaults.Volume v = ctl.mediaVolume("volume-io-errors");
     String addr = ctl.daemonField("datanode-1", "address");
     File log = new File(ctl.daemonLog("datanode-1"));
     long logFrom = log.length();
     String opts = VolumeFaults.mountOptions(v.mount());
-    observed.put("volume", v.mount());
-    observed.put("device", v.device());
-    observed.put("mount_options_before", opts);
+    Boolean remounted = null;
     if (!opts.contains("errors=remount-ro")) {
       // A cluster mounted before the option was added: set it on the live mount.
       VolumeFaults.must(30, "mount", "-o", "remount,errors=remount-ro", v.mount());
-      observed.put("remounted_errors_remount_ro", true);
+      remounted = true;
     }
-    observed.put("low_redundancy_blocks_before", dfs.getLowRedundancyBlocksCount());
+    long lowBefore = dfs.getLowRedundancyBlocksCount();
     long holdMs = TimeUnit.SECONDS.toMillis(VolumeFaults.HOLD_S);
     java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic
       .AtomicInteger();
@@ -146,8 +146,7 @@ final class VolumeFaultRuns {
       "trigger_fs_error"), "1\n", StandardCharsets.UTF_8);
     long t0 = System.nanoTime();
     String after = VolumeFaults.mountOptions(v.mount());
-    observed.put("mount_options_after_error", after);
-    observed.put("read_only_after_error", VolumeFaults.readOnly(after));
+
     Thread flusher = flusher(conn, holdMs, flushes, "volume-io-errors");
     // Detected: the NameNode no longer holds a healthy SSD storage of DataNode 1.
     double detectedS = -1;
@@ -161,9 +160,7 @@ final class VolumeFaultRuns {
       }
       Thread.sleep(1000);
     }
-    observed.put("failed_volume_seen_by_namenode_s", detectedS);
-    observed.put("datanode_alive_after_failure",
-      Boolean.parseBoolean(ctl.daemonField("datanode-1", "alive")));
+    boolean aliveAfter = Boolean.parseBoolean(ctl.daemonField("datanode-1", "alive"));
     // Re-replication: low-redundancy blocks back to 0.
     double rereplicatedS = -1;
     until = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
@@ -177,25 +174,20 @@ final class VolumeFaultRuns {
       Thread.sleep(2000);
     }
     flusher.join(TimeUnit.SECONDS.toMillis(120));
-    observed.put("flushes_done", flushes.get());
-    observed.put("low_redundancy_blocks_max_seen", maxLow);
-    observed.put("rereplicated_s", rereplicatedS);
     List<String> events = VolumeFaults.volumeFailureEvents(TierFaults.logSince(log, logFrom));
-    events.subList(0, Math.min(events.size(), 12)).forEach(
-      observed.withArray("datanode_log")::add);
+    List<String> logLines = new ArrayList<>(events.subList(0, Math.min(events.size(), 12)));
     // The repair: the DataNode down, the file system checked and mounted again, the DataNode up.
     ctl.cluster("stop", "datanode-1");
     VolumeFaults.must(60, "umount", v.mount());
     VolumeFaults.Result fsck = VolumeFaults.run(600, "e2fsck", "-fy", v.device());
     // e2fsck: 0 clean, 1 errors corrected; more is not a usable file system.
-    observed.put("e2fsck_exit", fsck.code());
     if (fsck.code() > 1) {
       throw new IOException("e2fsck -fy " + v.device() + " exited " + fsck.code() + ": "
         + fsck.output());
     }
     VolumeFaults.must(60, "mount", "-t", "ext4", "-o", "noatime,errors=remount-ro", v.device(),
       v.mount());
-    observed.put("mount_options_repaired", VolumeFaults.mountOptions(v.mount()));
+    String repaired = VolumeFaults.mountOptions(v.mount());
     ctl.cluster("start", "datanode-1");
     double backS = -1;
     long r0 = System.nanoTime();
@@ -207,16 +199,18 @@ final class VolumeFaultRuns {
       }
       Thread.sleep(1000);
     }
-    observed.put("ssd_volume_back_after_restart_s", backS);
     // Blocks the pipelines placed on a fallback type while the volume failed stay there.
-    satisfyOffPolicy(observed, dfs, conf, "volume-io-errors");
-    observed.put("fault_effect_seen", detectedS >= 0 && rereplicatedS >= 0 && backS >= 0);
+    ChaosResult.Undo undo = satisfyOffPolicy(dfs, conf, "volume-io-errors");
     out.printf(Locale.ROOT, "volume-io-errors: %s read-only after the error: %s; the NameNode saw "
       + "the failed volume after %.1f s (DataNode alive: %s); low-redundancy blocks at most %d, "
       + "0 again after %.1f s; e2fsck exit %d; SSD volume back %.1f s after the restart%n",
-      v.mount(), VolumeFaults.readOnly(after), detectedS,
-      observed.get("datanode_alive_after_failure").asBoolean(), maxLow, rereplicatedS,
+      v.mount(), VolumeFaults.readOnly(after), detectedS, aliveAfter, maxLow, rereplicatedS,
       fsck.code(), backS);
+    return ChaosResult.Observed.of(new ChaosResult.Volume(v.mount(), v.device()),
+      new ChaosResult.VolumeIoErrors(opts, remounted, lowBefore, after,
+        VolumeFaults.readOnly(after), detectedS, aliveAfter, maxLow, rereplicatedS, fsck.code(),
+        repaired, backS), undo, new ChaosResult.DataNodeSide(flushes.get(), null,
+        detectedS >= 0 && rereplicatedS >= 0 && backS >= 0, logLines));
   }
 
   /**
@@ -227,16 +221,12 @@ final class VolumeFaultRuns {
    * sampled from /proc/PID/task/TID/stat); pipeline recovery and the latency-aware volume chooser
    * must keep writes going.
    */
-  void volumeStall(ObjectNode observed, Connection conn) throws Exception {
+  ChaosResult.Observed volumeStall(Connection conn) throws Exception {
     VolumeFaults.Volume v = ctl.mediaVolume("volume-stall");
     long pid = Long.parseLong(ctl.daemonField("datanode-1", "pid"));
     File log = new File(ctl.daemonLog("datanode-1"));
     long logFrom = log.length();
     Map<String, Long> profile = VolumeFaults.throttleOf(v.majMin());
-    observed.put("volume", v.mount());
-    observed.put("device", v.device() + " (" + v.majMin() + ")");
-    ObjectNode before = observed.putObject("throttle_before");
-    profile.forEach(before::put);
     Map<String, Long> stall = new LinkedHashMap<>();
     for (String f : VolumeFaults.THROTTLE_FILES) {
       stall.put(f, f.contains("iops") ? VolumeFaults.STALL_IOPS : VolumeFaults.STALL_BPS);
@@ -253,6 +243,7 @@ final class VolumeFaultRuns {
     int samplesWithD = 0;
     java.util.Set<String> namesInD = new java.util.TreeSet<>();
     Thread flusher = null;
+    Map<String, Integer> whileStalled;
     try {
       VolumeFaults.throttle(v.majMin(), stall);
       flusher = flusher(conn, holdMs, flushes, "volume-stall");
@@ -265,12 +256,11 @@ final class VolumeFaultRuns {
         namesInD.addAll(d);
         Thread.sleep(250);
       }
-      observed.set("blocks_written_while_stalled", ctl.blocksSince(fromMs));
+      whileStalled = ctl.blocksSince(fromMs);
     } finally {
       VolumeFaults.throttle(v.majMin(), profile);
     }
-    ObjectNode restored = observed.putObject("throttle_restored");
-    VolumeFaults.throttleOf(v.majMin()).forEach(restored::put);
+    Map<String, Long> restored = VolumeFaults.throttleOf(v.majMin());
     // Threads still blocked drain once the device is fast again.
     long drain = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     int dAfter = VolumeFaults.threadsInD(pid).size();
@@ -279,26 +269,21 @@ final class VolumeFaultRuns {
       dAfter = VolumeFaults.threadsInD(pid).size();
     }
     flusher.join(TimeUnit.SECONDS.toMillis(120));
-    observed.put("flushes_done", flushes.get());
-    observed.put("datanode_pid", pid);
-    observed.put("d_state_samples", samples);
-    observed.put("d_state_samples_with_any", samplesWithD);
-    observed.put("d_state_threads_max_at_once", maxD);
-    namesInD.forEach(observed.withArray("d_state_thread_names")::add);
-    observed.put("d_state_threads_after_restore", dAfter);
-    // What a stall shows is its effect on the load (the ledger, writes resumed); the D-state
-    // threads are an observation, not a condition.
-    observed.put("fault_effect_seen", true);
     List<String> events = TierFaults.volumeEvents(TierFaults.logSince(log, logFrom));
-    observed.put("chooser_excluded_volume", events.stream().anyMatch(
-      e -> e.contains(") is slow: ")));
-    events.subList(0, Math.min(events.size(), 12)).forEach(
-      observed.withArray("datanode_log")::add);
     out.printf(Locale.ROOT, "volume-stall: %s throttled to %d IOPS / %d B/s for %d s; DataNode "
       + "threads in D: at most %d at once (%d of %d samples), %s; after the restore %d; blocks "
       + "written meanwhile %s%n", v.device(), VolumeFaults.STALL_IOPS, VolumeFaults.STALL_BPS,
       VolumeFaults.HOLD_S, maxD, samplesWithD, samples, namesInD, dAfter,
-      observed.get("blocks_written_while_stalled"));
+      BenchJson.tree(whileStalled));
+    // What a stall shows is its effect on the load (the ledger, writes resumed); the D-state
+    // threads are an observation, not a condition: its effect is taken as seen.
+    return ChaosResult.Observed.of(
+      new ChaosResult.Volume(v.mount(), v.device() + " (" + v.majMin() + ")"),
+      new ChaosResult.VolumeStall(profile, whileStalled, restored, pid, samples, samplesWithD,
+        maxD, new ArrayList<>(namesInD), dAfter),
+      new ChaosResult.DataNodeSide(flushes.get(),
+        events.stream().anyMatch(e -> e.contains(") is slow: ")), true,
+        new ArrayList<>(events.subList(0, Math.min(events.size(), 12)))));
   }
 
   /**
@@ -306,10 +291,9 @@ final class VolumeFaultRuns {
    * ({@code satisfyStoragePolicy}), as an operator would ({@code hdfs storagepolicies
    * -satisfyStoragePolicy}); records how many there were and were handed over.
    */
-  private void satisfyOffPolicy(ObjectNode observed, DistributedFileSystem dfs,
-    Configuration conf, String fault) throws IOException {
+  private ChaosResult.Undo satisfyOffPolicy(DistributedFileSystem dfs, Configuration conf,
+    String fault) throws IOException {
     List<Path> off = PlacementCheck.unsatisfied(dfs, storeFiles(dfs, conf));
-    observed.put("off_policy_store_files_after_undo", off.size());
     int asked = 0;
     for (Path p : off) {
       try {
@@ -320,7 +304,7 @@ final class VolumeFaultRuns {
         out.printf(Locale.ROOT, "%s: satisfyStoragePolicy %s: %s%n", fault, p, e);
       }
     }
-    observed.put("satisfier_asked_files", asked);
+    return new ChaosResult.Undo(off.size(), asked);
   }
 
   /** The flushed, compacted and archived files under the HBase root (what placement checks). */

@@ -2,6 +2,7 @@ package io.strata.bench.media;
 
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.Charts;
+import io.strata.hbase.tiering.TieringKeys;
 import java.awt.Color;
 import java.io.File;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hbase.HConstants;
 import org.knowm.xchart.CategoryChart;
 
 /**
@@ -161,7 +163,7 @@ final class MediaReport {
     for (StudyFindings.Finding x : findings) {
       found.add(new MediaResult.Finding(x.claim(), x.study(), x.strata(), x.verdict().text));
     }
-    return new MediaResult(recorded, cases, scaling.ran() ? scalingResult() : null, found);
+    return MediaResult.of(recorded, cases, scaling.ran() ? scalingResult() : null, found);
   }
 
   /** The SSD-count cases side by side, their ratios, and the paper's. */
@@ -263,7 +265,9 @@ final class MediaReport {
 
   /**
    * The study's Tables 9 to 11 (disk, network, CPU) and its Figure 15 (memstore), per case over
-   * its load, from the monitoring timeline and the DataNodes' bytes per medium.
+   * its load, from the monitoring timeline and the DataNodes' bytes per medium. From the
+   * cases' own measurements: results.json rounds the means to 1/1000, and a figure rounded twice
+   * may show one digit off.
    */
   static String resourceTable(List<CaseResult> results) {
     StringBuilder sb = new StringBuilder("## Resources during the load (the study's Tables 9 to "
@@ -297,6 +301,65 @@ final class MediaReport {
     return sb.toString();
   }
 
+  /** Bytes a case of the record wrote to the volumes standing for a medium. */
+  static long written(MediaResult.Case r, Medium m) {
+    long sum = 0;
+    for (Map.Entry<String, Long> e : r.bytesWritten().entrySet()) {
+      if (Medium.of(StorageType.valueOf(e.getKey())) == m) {
+        sum += e.getValue();
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * The report's table of the cases and the note under it, from the run's record: per case its
+   * media (from its placement keys), load figures, ratios to the all-HDD case, bytes written per
+   * medium; a failed case its error.
+   */
+  static String caseTable(MediaResult result) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("| case | WAL | flushed | compacted small / large | archived | throughput ops/s | vs HDD "
+      + "| avg latency µs | vs HDD | p99 latency µs | vs HDD | written RAM | written SSD | "
+      + "written HDD | records loaded | load s |\n");
+    sb.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    long failed = 0;
+    for (Map.Entry<String, MediaResult.Case> e : result.cases().entrySet()) {
+      MediaResult.Case r = e.getValue();
+      Map<String, String> k = r.placementKeys();
+      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s / %s | %s |", e.getKey(),
+        MediaResult.medium(k.get(HConstants.WAL_STORAGE_POLICY)),
+        MediaResult.medium(k.get(TieringKeys.FLUSH_POLICY)),
+        MediaResult.medium(k.get(TieringKeys.COMPACTION_SMALL_POLICY)),
+        MediaResult.medium(k.get(TieringKeys.COMPACTION_LARGE_POLICY)),
+        MediaResult.medium(k.get(TieringKeys.ARCHIVE_POLICY))));
+      if (!r.ok()) {
+        sb.append(" failed: ").append(r.error().replace('|', '/').replace('\n', ' '))
+          .append(" | | | | | | | | | | |\n");
+        continue;
+      }
+      failed += r.insertsFailed();
+      sb.append(String.format(Locale.ROOT, " %,.0f | %s | %,.0f | %s | %,.0f | %s | %s | %s | %s "
+        + "| %,d%s | %.1f |%n", r.throughputOps(), pct(r.throughputVsHdd()), r.latencyUsAvg(),
+        pct(r.latencyAvgVsHdd()), r.latencyUsP99(), pct(r.latencyP99VsHdd()),
+        mib(written(r, Medium.RAM)), mib(written(r, Medium.SSD)), mib(written(r, Medium.HDD)),
+        r.records(), Boolean.TRUE.equals(r.loadStoppedAtTimeLimit())
+          ? String.format(Locale.ROOT, " of %,d *", r.recordsTarget()) : "", r.loadSeconds()));
+    }
+    sb.append("\nWritten = bytes the DataNodes wrote to the volumes of each medium during the load "
+      + "(block and checksum data, all three replicas, block moves included; HDD = DISK + "
+      + "ARCHIVE volumes), the study's Figure 14. * = the load stopped at the scale's time limit ("
+      + result.settings().loadSecondsLimit() + " s) before the whole dataset was in: its "
+      + "throughput and latency are over that time. Failed inserts: ");
+    sb.append(failed).append(".\n\n");
+    return sb.toString();
+  }
+
+  /** A ratio of the record: "n/a" when JSON null (no all-HDD case to compare with). */
+  private static String pct(com.fasterxml.jackson.databind.JsonNode ratio) {
+    return ratio == null || !ratio.isNumber() ? "n/a" : pct(ratio.asDouble());
+  }
+
   private static double v(Map<String, Double> m, String k) {
     Double x = m.get(k);
     return x == null ? Double.NaN : x;
@@ -325,34 +388,9 @@ final class MediaReport {
       + "this machine's speed. \"vs HDD\" is relative to the all-HDD case of the same dataset "
       + "(50G_HDD or 1T_HDD).\n\n");
 
-    sb.append("| case | WAL | flushed | compacted small / large | archived | throughput ops/s | vs HDD "
-      + "| avg latency µs | vs HDD | p99 latency µs | vs HDD | written RAM | written SSD | "
-      + "written HDD | records loaded | load s |\n");
-    sb.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (CaseResult r : results) {
-      MediaCase c = r.mediaCase();
-      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s / %s | %s |", c.name(), c.wal(),
-        c.flushed(), c.compactedSmall(), c.compactedLarge(), c.archived()));
-      if (!r.ok()) {
-        sb.append(" failed: ").append(r.error().replace('|', '/').replace('\n', ' '))
-          .append(" | | | | | | | | | | |\n");
-        continue;
-      }
-      sb.append(String.format(Locale.ROOT, " %,.0f | %s | %,.0f | %s | %,.0f | %s | %s | %s | %s "
-        + "| %,d%s | %.1f |%n", r.throughputOps(), pct(relThroughput(r)), r.latencyUsAvg(),
-        pct(relLatencyAvg(r)), r.latencyUsP99(), pct(relLatencyP99(r)),
-        mib(written(r, Medium.RAM)), mib(written(r, Medium.SSD)), mib(written(r, Medium.HDD)),
-        r.records(), r.truncated() ? String.format(Locale.ROOT, " of %,d *", r.recordsTarget())
-          : "", r.loadSeconds()));
-    }
-    sb.append("\nWritten = bytes the DataNodes wrote to the volumes of each medium during the load "
-      + "(block and checksum data, all three replicas, block moves included; HDD = DISK + "
-      + "ARCHIVE volumes), the study's Figure 14. * = the load stopped at the scale's time limit ("
-      + settings.scale().loadSeconds() + " s) before the whole dataset was in: its throughput "
-      + "and latency are over that time. Failed inserts: ");
-    long failed = results.stream().filter(CaseResult::ok).mapToLong(CaseResult::insertsFailed)
-      .sum();
-    sb.append(failed).append(".\n\n");
+    // The cases and their resources from the run's record, as results.json holds them.
+    MediaResult result = result();
+    sb.append(caseTable(result));
 
     sb.append(scalingMarkdown());
     sb.append(resourceTable(results));

@@ -19,10 +19,21 @@ import java.util.Map;
  * compare with, and an uncapped controller, are JSON null.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record MediaResult(@JsonProperty("settings") Recorded settings,
+record MediaResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
+  @JsonProperty("settings") Recorded settings,
   @JsonProperty("cases") Map<String, Case> cases,
   @JsonProperty("ssd_scaling") Scaling ssdScaling,
   @JsonProperty("findings") List<Finding> findings) {
+
+  /**
+   * A run's Result; the labels a kept result carries (commit, date, transport, emulation: see
+   * docs/benchmarks.md) are added where it is kept, the bench leaves them out.
+   */
+  static MediaResult of(Recorded settings, Map<String, Case> cases, Scaling ssdScaling,
+    List<Finding> findings) {
+    return new MediaResult(null, null, null, null, settings, cases, ssdScaling, findings);
+  }
 
   /** The run's settings, the scale's sizes and the emulated media. */
   record Recorded(@JsonProperty("scale") String scale, @JsonProperty("datanodes") int dataNodes,
@@ -143,6 +154,17 @@ record MediaResult(@JsonProperty("settings") Recorded settings,
   /** One of the study's findings, checked against this run. */
   record Finding(@JsonProperty("claim") String claim, @JsonProperty("study") String study,
     @JsonProperty("strata") String strata, @JsonProperty("verdict") String verdict) {
+  }
+
+  /** The medium whose storage policy keeps every replica on it ({@code HOT}: HDD). */
+  static Medium medium(String policy) {
+    for (Medium m : Medium.values()) {
+      if (m.policy().equals(policy)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("storage policy " + policy + " is none of the media's "
+      + java.util.Arrays.toString(Medium.values()));
   }
 
   /** A ratio, JSON null when not a number. */

@@ -1,6 +1,8 @@
 package io.strata.bench.monitor;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import io.strata.cli.CommandLines;
 import java.io.File;
 import java.io.IOException;
@@ -162,7 +164,7 @@ public final class BenchMonitor implements AutoCloseable {
     } finally {
       closeAdmin();
     }
-    t.toJson(doc.putObject(SECTION));
+    doc.set(SECTION, BenchJson.tree(t.monitoring()));
     File dir = png.getAbsoluteFile().getParentFile();
     if (!dir.isDirectory() && !dir.mkdirs()) {
       throw new IOException("Cannot create " + dir + " for " + png.getName());
@@ -189,26 +191,32 @@ public final class BenchMonitor implements AutoCloseable {
 
   /**
    * A report's monitoring section in Markdown, from the {@code monitoring} section of
-   * {@code doc} (so a report written again from an earlier results.json has it too): one line
-   * and {@value #PNG}, which the report's directory holds. Empty when the run was not monitored.
+   * {@code doc} (so a report written again from an earlier results.json has it too), read into
+   * {@link Monitoring}: one line and {@value #PNG}, which the report's directory holds. Empty
+   * when the run was not monitored.
    */
-  public static String markdown(com.fasterxml.jackson.databind.JsonNode doc) {
-    com.fasterxml.jackson.databind.JsonNode m = doc.path(SECTION);
-    if (!m.isObject()) {
+  public static String markdown(JsonNode doc) {
+    JsonNode m = doc.path(SECTION);
+    return m.isObject() ? markdown(BenchJson.convert(m, Monitoring.class)) : "";
+  }
+
+  /** A report's monitoring section in Markdown; empty when {@code m} is null (not monitored). */
+  public static String markdown(Monitoring m) {
+    if (m == null) {
       return "";
     }
     StringBuilder missing = new StringBuilder();
-    m.path("missing_samples").fields().forEachRemaining(e -> {
-      if (e.getValue().asInt() > 0) {
-        missing.append(String.format(Locale.ROOT, ", %d %s samples missing (gaps)",
-          e.getValue().asInt(), e.getKey()));
+    Map<String, Integer> missed = m.missingSamples() == null ? Map.of() : m.missingSamples();
+    missed.forEach((source, n) -> {
+      if (n > 0) {
+        missing.append(String.format(Locale.ROOT, ", %d %s samples missing (gaps)", n, source));
       }
     });
     return String.format(Locale.ROOT, "## Monitoring%n%nThe machine's CPU, disk and network and "
       + "the RegionServers' metrics over the run, one sample every %d ms (%d samples, %d phases "
       + "marked%s; the values and per-phase means are in results.json's `%s`).%n%n"
-      + "![monitoring](%s)%n%n", m.path("interval_ms").asLong(), m.path("t_s").size(),
-      m.path("phases").size(), missing, SECTION, PNG);
+      + "![monitoring](%s)%n%n", m.intervalMs(), m.tS() == null ? 0 : m.tS().size(),
+      m.phases() == null ? 0 : m.phases().size(), missing, SECTION, PNG);
   }
 
   /**

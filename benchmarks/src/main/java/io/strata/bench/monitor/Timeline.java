@@ -1,7 +1,7 @@
 package io.strata.bench.monitor;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.Charts;
 import java.awt.Color;
 import java.io.File;
@@ -60,44 +60,35 @@ public record Timeline(double intervalS, double[] t, Map<String, double[]> serie
   }
 
   /**
-   * Fields {@code interval_ms}, {@code t_s}, {@code series} (name to values, null where
-   * missing), {@code phases} (name, start_s, end_s and the per-series {@code means}) and
-   * {@code missing_samples}.
+   * The {@code monitoring} section: {@code interval_ms}, {@code t_s}, {@code series} (name to
+   * values, null where missing), {@code phases} (name, start_s, end_s and the per-series
+   * {@code means}) and {@code missing_samples}; times, values and means rounded to 1/1000.
    */
-  public void toJson(ObjectNode node) {
-    node.put("interval_ms", Math.round(intervalS * 1000));
-    ArrayNode ts = node.putArray("t_s");
+  public Monitoring monitoring() {
+    List<Double> ts = new ArrayList<>();
     for (double v : t) {
       ts.add(round(v));
     }
-    ObjectNode s = node.putObject("series");
+    Map<String, List<Double>> s = new LinkedHashMap<>();
     series.forEach((name, values) -> {
-      ArrayNode a = s.putArray(name);
+      List<Double> a = new ArrayList<>();
       for (double v : values) {
-        if (Double.isNaN(v)) {
-          a.addNull();
-        } else {
-          a.add(round(v));
-        }
+        a.add(Double.isNaN(v) ? null : round(v));
       }
+      s.put(name, a);
     });
-    ArrayNode ps = node.putArray("phases");
+    List<Monitoring.Phase> ps = new ArrayList<>();
     for (Phase p : phases) {
-      ObjectNode o = ps.addObject();
-      o.put("name", p.name());
-      o.put("start_s", round(p.startS()));
-      o.put("end_s", round(p.endS()));
-      ObjectNode m = o.putObject("means");
-      means(p).forEach((k, v) -> {
-        if (Double.isNaN(v)) {
-          m.putNull(k);
-        } else {
-          m.put(k, round(v));
-        }
-      });
+      Map<String, Double> m = new LinkedHashMap<>();
+      means(p).forEach((k, v) -> m.put(k, Double.isNaN(v) ? null : round(v)));
+      ps.add(new Monitoring.Phase(p.name(), round(p.startS()), round(p.endS()), m));
     }
-    ObjectNode miss = node.putObject("missing_samples");
-    missing.forEach(miss::put);
+    return new Monitoring(Math.round(intervalS * 1000), ts, s, ps, new LinkedHashMap<>(missing));
+  }
+
+  /** {@link #monitoring()}'s fields into {@code node}. */
+  public void toJson(ObjectNode node) {
+    node.setAll((ObjectNode) BenchJson.tree(monitoring()));
   }
 
   private static double round(double v) {

@@ -4,8 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.BenchJson;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.nio.file.Files;
@@ -22,7 +22,7 @@ public class ChaosReportTest {
     + "\"acked_writes\": 1200, \"lost\": 0, \"duplicated\": 0, \"writes_resumed_s\": 2.0, "
     + "\"placement_converged_s\": 3.0, \"throughput_before\": 100, \"throughput_during\": 90, "
     + "\"throughput_after\": 100, \"daemons_not_back\": [], \"recovered\": true, "
-    + "\"observed\": {\"ram_free_before_mb\": 500, \"wal_blocks_while_full\": {\"DISK\": 6}, "
+    + "\"observed\": {\"nvdimm_remaining_seen_before_mb\": 500, \"wal_blocks_while_full\": {\"DISK\": 6}, "
     + "\"datanode_log\": [\"a `line`\"]}}, {\"fault\": \"kill-namenode\", \"daemon\": \"namenode\", "
     + "\"acked_writes\": 1500, \"lost\": 0, \"duplicated\": 0, \"writes_resumed_s\": null, "
     + "\"placement_converged_s\": null, \"throughput_before\": 100, \"throughput_during\": 0, "
@@ -33,9 +33,14 @@ public class ChaosReportTest {
     + " \"schedule\": {\"random\": true, \"seed\": 7, \"faults\": [\"kill-regionserver\", "
     + "\"kill-namenode\"], \"load_before_s\": [10, 12]}, \"all_recovered\": false}";
 
+  /** The record of a results.json, a field it does not have refused. */
+  private static ChaosResult read(String json) throws Exception {
+    return BenchJson.convert(new ObjectMapper().readTree(json), ChaosResult.class);
+  }
+
   @Test
   public void writesThePlotTheTableAndWhoseBehaviourEachRecoveryIs() throws Exception {
-    JsonNode results = new ObjectMapper().readTree(RESULTS);
+    ChaosResult results = read(RESULTS);
     File dir = Files.createTempDirectory("chaos-report").toFile();
     ChaosReport.write(dir, results, "strata chaos --random 2 --seed 7");
     BufferedImage png = ImageIO.read(new File(dir, "throughput.png"));
@@ -48,15 +53,15 @@ public class ChaosReportTest {
     assertTrue(md, md.contains("zookeeper.session.timeout"));
     assertTrue(md, md.contains("All recovered: **no**"));
     assertTrue(md, md.contains("| ram-tier-full | NVDIMM tier | 1200 |  |  | 0 | 0 |  | 2.0 | 3.0 |"));
-    assertTrue(md, md.contains("- `ram-tier-full`: ram_free_before_mb 500; "
+    assertTrue(md, md.contains("- `ram-tier-full`: nvdimm_remaining_seen_before_mb 500; "
       + "wal_blocks_while_full {\"DISK\":6}\n  - DataNode log: `a 'line'`"));
     assertTrue(md, md.contains("creation fallback (ALL_NVDIMM's: DISK)"));
-    assertEquals(results, new ObjectMapper().readTree(new File(dir, "results.json")));
+    assertEquals(results, BenchJson.read(new File(dir, "results.json"), ChaosResult.class));
   }
 
   @Test
   public void aHostFaultsLedgerSaysWhatWasLostUnderWhichWalPolicy() throws Exception {
-    JsonNode results = new ObjectMapper().readTree("{\"wal_policy\": \"ALL_NVDIMM\", "
+    ChaosResult results = read("{\"wal_policy\": \"ALL_NVDIMM\", "
       + "\"wal_volatile_accepted\": true, \"faults\": [{\"fault\": \"power-loss\", "
       + "\"daemon\": \"strata-h1, strata-h2 (datanode-1, regionserver-1, datanode-2)\", "
       + "\"acked_writes\": 5000, \"checked\": 4990, \"lost\": 37, \"duplicated\": 0, "
@@ -78,7 +83,7 @@ public class ChaosReportTest {
 
   @Test
   public void theLedgerShowsAmbiguousWritesReadsAndTheFinalPass() throws Exception {
-    JsonNode results = new ObjectMapper().readTree("{\"impatient_timeout_ms\": 2000, "
+    ChaosResult results = read("{\"impatient_timeout_ms\": 2000, "
       + "\"faults\": [{\"fault\": \"kill-regionserver\", \"daemon\": \"regionserver-1\", "
       + "\"acked_writes\": 900, \"checked\": 900, \"ambiguous\": 12, \"ambiguous_landed\": 5, "
       + "\"ambiguous_not_landed\": 7, \"ambiguous_unresolved\": 0, \"lost\": 0, "

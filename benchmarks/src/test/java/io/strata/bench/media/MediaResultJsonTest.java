@@ -1,6 +1,7 @@
 package io.strata.bench.media;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.strata.bench.common.BenchJson;
@@ -24,6 +25,23 @@ public class MediaResultJsonTest {
     // As text: a number read into a long field is a LongNode where the parser made an IntNode.
     assertEquals(name, new ObjectMapper().readTree(resource(name)).toString(),
       BenchJson.tree(BenchJson.read(resource(name), MediaResult.class)).toString());
+  }
+
+  /**
+   * The kept full run (benchmarks/results/media-full, with the labels a kept result carries):
+   * read into the record and written back it is the same document, and its report's table of
+   * the cases, rendered from the record alone, is the kept report.md's.
+   */
+  @Test
+  public void theKeptRunsReportTablesRenderFromItsRecord() throws Exception {
+    File kept = new File("results/media-full/results.json");
+    MediaResult r = BenchJson.read(kept, MediaResult.class);
+    assertEquals(new ObjectMapper().readTree(kept).toString(), BenchJson.tree(r).toString());
+    String md = java.nio.file.Files.readString(new File("results/media-full/report.md")
+      .toPath());
+    String cases = MediaReport.caseTable(r);
+    assertTrue(cases, cases.contains("| 1T_HDD | HDD | HDD | HDD / HDD | HDD | 1,277 | 100 % |"));
+    assertTrue(cases, md.contains(cases));
   }
 
   @Test
