@@ -89,7 +89,8 @@ public class YcsbResultJsonTest {
         n++;
       }
     }
-    assertTrue("kept ycsb results: " + n, n >= 4);
+    // ycsb-acl, ycsb-bulkload and ycsb-filters hold one JSON each.
+    assertTrue("kept ycsb results: " + n, n >= 3);
   }
 
   @Test
