@@ -37,9 +37,11 @@ public class ResultLabelsTest {
       assertTrue(name + " is not a record", type.isRecord());
       List<String> jsonNames = new ArrayList<>();
       for (RecordComponent c : type.getRecordComponents()) {
-        JsonProperty p = c.getAnnotation(JsonProperty.class);
+        // @JsonProperty does not target record components: javac puts it on the field.
+        JsonProperty p = type.getDeclaredField(c.getName()).getAnnotation(JsonProperty.class);
         String json = p != null ? p.value() : c.getName();
         jsonNames.add(json);
+        assertNotNull(name + "." + c.getName() + " has no @JsonProperty", p);
         if (LABELS.contains(json)) {
           assertEquals(name + "." + c.getName(), String.class, c.getType());
           assertEquals(name + "." + c.getName() + " is written as " + json, json, c.getName());
