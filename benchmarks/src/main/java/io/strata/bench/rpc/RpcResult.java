@@ -16,7 +16,7 @@ import java.util.Map;
  * goals. The JSON field names are the {@code @JsonProperty} names, kept as the bench has always
  * written them (RpcResultJsonTest holds them); the report is rendered from this record. Labelled
  * first ({@code commit}, {@code date}, {@code transport}, {@code emulation}: see
- * io.strata.bench.common.RunLabels), as the bench knows them once it has finished.
+ * io.strata.bench.common.RunLabels), decided as the run starts and joined once it has finished.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record RpcResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
@@ -33,7 +33,7 @@ record RpcResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
   @JsonProperty("monitoring") JsonNode monitoring, @JsonProperty("run") Run run,
   @JsonProperty("goals") List<Goal> goals) {
 
-  /** The figures measured on the cluster; labels and what is known after it stopped come later. */
+  /** The figures measured on the cluster; the labels and what is known after it stopped later. */
   static RpcResult measured(List<SizeRow> sizes, OneKib netty, OneKib rdma, double getP50Ratio,
     double putP50Ratio, PerPath<Stages> stages, PerPath<Stages> stagesPut,
     PerPath<Wire> wireBytes, PerPath<Instrumentation> instrumentation, List<ThreadRow> threads,

@@ -10,8 +10,8 @@ import java.util.Map;
  * JSON field names are the {@code @JsonProperty} names, kept as the bench has always written them
  * (WalSyncBenchIT and docs/benchmarks/wal-sync.md hold them); the report is rendered from this
  * record. Labelled as every result (io.strata.bench.common.RunLabels), the command between the
- * commit and the date as the kept run has it; the date is the run's start to the nanosecond, and
- * the transport {@code none}: the bench writes through HDFS, no HBase RPC.
+ * commit and the date as the kept run has it; the date is the moment the run ended, to the
+ * nanosecond, and the transport {@code none}: the bench writes through HDFS, no HBase RPC.
  */
 record WalSyncResult(@JsonProperty("commit") String commit,
   @JsonProperty("command") String command, @JsonProperty("date") String date,

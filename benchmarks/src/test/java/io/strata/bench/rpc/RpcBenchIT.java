@@ -33,9 +33,10 @@ public class RpcBenchIT {
     File json = new File(work, "rpc.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     int code = LabelAssertions.asLaunched(() -> RpcBench.run(new String[] { "--sizes",
-      "1,1024,16384,65536", "--threads", "1,4", "--cell-ms", "150", "--warmup-ms", "50", "--stage-calls", "100", "--work-dir",
-      new File(work, "cluster").getPath(), "--out", out.getPath(), "--json", json.getPath() },
-      new PrintStream(buf, true, StandardCharsets.UTF_8)));
+      "1,1024,16384,65536", "--threads", "1,4", "--cell-ms", "150", "--warmup-ms", "50",
+      "--stage-calls", "100", "--work-dir", new File(work, "cluster").getPath(), "--out",
+      out.getPath(), "--json", json.getPath() }, new PrintStream(buf, true,
+        StandardCharsets.UTF_8)));
     String text = buf.toString(StandardCharsets.UTF_8);
     System.out.print(text);
     assertEquals(0, code);

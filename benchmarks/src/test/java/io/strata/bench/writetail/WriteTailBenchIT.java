@@ -38,10 +38,10 @@ public class WriteTailBenchIT {
     // 1 MiB flushes (HBase's smallest; about 5,000 rows with a skip-list memstore, 6,500
     // with flat segments) and in-memory flushes every 256 KiB of data.
     int code = LabelAssertions.asLaunched(() -> WriteTailBench.run(new String[] { "--rows",
-      String.valueOf(ROWS), "--warmup-rows", String.valueOf(WARMUP), "--threads", "2", "--rounds", "3", "--flush-mb", "1",
-      "--in-memory-flush-factor", "0.25", "--work-dir", work.getPath(), "--json",
-      json.getPath(), "--monitor-ms", "500" }, new PrintStream(buf, true,
-        StandardCharsets.UTF_8)));
+      String.valueOf(ROWS), "--warmup-rows", String.valueOf(WARMUP), "--threads", "2",
+      "--rounds", "3", "--flush-mb", "1", "--in-memory-flush-factor", "0.25", "--work-dir",
+      work.getPath(), "--json", json.getPath(), "--monitor-ms", "500" }, new PrintStream(buf,
+        true, StandardCharsets.UTF_8)));
     String out = buf.toString(StandardCharsets.UTF_8);
     System.out.print(out);
     assertEquals(out, 0, code);
