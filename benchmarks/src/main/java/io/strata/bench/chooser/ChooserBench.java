@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchCommand;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import io.strata.metrics.Latencies;
@@ -138,11 +139,20 @@ public final class ChooserBench {
     CommandLines.runAndHalt(COMMAND, () -> run(args, System.out));
   }
 
+  /** The labels of a run with settings {@code s} started now. */
+  static RunLabels labels(Settings s) {
+    return RunLabels.now(RunLabels.NO_RPC,
+      RunLabels.inProcessIf(s.delayMs() > 0 || s.slowMibPerS() > 0));
+  }
+
   static int run(String[] args, PrintStream out) throws Exception {
     return BenchCommand.run(new Cli(), args, out, s -> run(s, out));
   }
 
   static int run(Settings s, PrintStream out) throws Exception {
+    // Decided as the run starts: the tree may change while it runs. No HBase RPC; the slowed
+    // volume's delay and cap are the DataNode-side hook's (SlowVolumes), when there are any.
+    RunLabels labels = labels(s);
     out.printf(Locale.ROOT, "%d DISK volumes, volume %d slowed by %d ms per I/O operation%s; "
       + "%d files x %d MiB, %d MiB blocks, %d writers, replication 1; data in %s%n", VOLUMES,
       SLOW_INDEX, s.delayMs(), s.slowMibPerS() > 0 ? " and capped at " + s.slowMibPerS()
@@ -157,7 +167,7 @@ public final class ChooserBench {
         out, probe));
       monitor.writeIn(monitoring, s.workDir(), COMMAND, out);
     }
-    ChooserResult result = ChooserResult.of(s, outcomes, probe[0],
+    ChooserResult result = ChooserResult.of(labels, s, outcomes, probe[0],
       monitoring.get(BenchMonitor.SECTION));
     out.println();
     out.print(ChooserResult.table(result));

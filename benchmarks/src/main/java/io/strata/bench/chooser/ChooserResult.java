@@ -3,6 +3,7 @@ package io.strata.bench.chooser;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.common.RunLabels;
 import io.strata.hdfs.HdfsKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,10 +15,14 @@ import java.util.Map;
  * policy where the blocks went and how fast, the cost of a latency probe, the monitoring
  * timeline. The JSON field names are the {@code @JsonProperty} names (kept as the bench has
  * always written them; ChooserResultJsonTest holds them); the console table is rendered from this
- * record.
+ * record. Labelled first (commit, date, transport, emulation: see
+ * io.strata.bench.common.RunLabels); the transport is {@code none}: the bench writes HDFS files
+ * through one DataNode, no HBase RPC.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record ChooserResult(@JsonProperty("settings") Recorded settings,
+record ChooserResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
+  @JsonProperty("settings") Recorded settings,
   @JsonProperty("policies") Map<String, Policy> policies, @JsonProperty("probe") Probe probe,
   @JsonProperty("monitoring") JsonNode monitoring) {
 
@@ -52,8 +57,8 @@ record ChooserResult(@JsonProperty("settings") Recorded settings,
     @JsonProperty("busy_fraction_at_default_interval") double busyFraction) {
   }
 
-  static ChooserResult of(ChooserBench.Settings s, List<ChooserBench.Outcome> outcomes,
-    ChooserBench.ProbeCost probe, JsonNode monitoring) {
+  static ChooserResult of(RunLabels labels, ChooserBench.Settings s,
+    List<ChooserBench.Outcome> outcomes, ChooserBench.ProbeCost probe, JsonNode monitoring) {
     Recorded settings = new Recorded(ChooserBench.VOLUMES, "DISK", ChooserBench.SLOW_INDEX,
       s.delayMs(), s.slowMibPerS(), s.files(), s.fileMb(), s.blockMb(), s.writers(), 1,
       HdfsKeys.CHOOSER_PROBE_INTERVAL_MS_DEFAULT, HdfsKeys.CHOOSER_PROBE_BYTES_DEFAULT,
@@ -67,7 +72,10 @@ record ChooserResult(@JsonProperty("settings") Recorded settings,
     }
     Probe p = probe == null ? null : new Probe(probe.samples(), probe.meanMs(), probe.p50Ms(),
       probe.maxMs(), probe.meanMs() / HdfsKeys.CHOOSER_PROBE_INTERVAL_MS_DEFAULT);
-    return new ChooserResult(settings, policies, p, monitoring);
+    return labels == null ? new ChooserResult(null, null, null, null, settings, policies, p,
+      monitoring)
+      : new ChooserResult(labels.commit(), labels.date(), labels.transport(), labels.emulation(),
+        settings, policies, p, monitoring);
   }
 
   /** The console table: one line per policy, then the probe's cost. */

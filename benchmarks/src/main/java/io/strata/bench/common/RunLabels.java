@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * What every kept result names about the code and the setting it was measured on: the commit, the
@@ -22,11 +23,78 @@ import java.util.concurrent.TimeUnit;
 public record RunLabels(String commit, String date, String transport, String emulation) {
   /** The commit label when it cannot be known for sure. */
   public static final String UNKNOWN = "unknown";
+  /**
+   * The system property {@code ./strata} sets for every bench: the source tree it runs from, whose
+   * commit labels the bench's result ({@link #launcherCommit}).
+   */
+  public static final String SOURCE_DIR_PROPERTY = "strata.source.dir";
+  /** The transport label of HBase's own sockets (its Netty RPC client and server). */
+  public static final String NETTY = "netty";
+  /** The transport label of a bench that makes no HBase RPC at all (HDFS or DataNode only). */
+  public static final String NO_RPC = "none";
+  /** The emulation label: the kernel's block-I/O throttling of a real device. */
+  public static final String BLKIO = "blkio";
+  /** The emulation label: the DataNode-side per-I/O delay hook (SlowVolumes, MediaEmulation). */
+  public static final String IN_PROCESS = "in-process";
+  /** The emulation label: every volume is this machine's disk or tmpfs as it is. */
+  public static final String NO_EMULATION = "none";
 
   /** The labels of a run started now from the work tree {@code dir}. */
   public static RunLabels now(File dir, String transport, String emulation) {
     return new RunLabels(commit(dir), LocalDate.now(ZoneOffset.UTC).toString(), transport,
       emulation);
+  }
+
+  /**
+   * The labels of a run started now by {@code ./strata}: the commit of the source tree it runs
+   * from ({@link #launcherCommit}).
+   */
+  public static RunLabels now(String transport, String emulation) {
+    return new RunLabels(launcherCommit(), LocalDate.now(ZoneOffset.UTC).toString(), transport,
+      emulation);
+  }
+
+  /**
+   * The source tree {@code ./strata} runs from, as it names it in {@link #SOURCE_DIR_PROPERTY}
+   * for every bench; null for a bench run otherwise (a test, a plain {@code java} command).
+   */
+  public static File sourceDir() {
+    String dir = System.getProperty(SOURCE_DIR_PROPERTY);
+    return dir == null || dir.isBlank() ? null : new File(dir.trim()).getAbsoluteFile();
+  }
+
+  /**
+   * The commit label of a bench's result: {@link #commit} of the tree {@code ./strata} runs from
+   * ({@link #sourceDir}); {@code unknown} for a bench run outside the launcher, since its working
+   * directory says nothing sure about the code on its class path.
+   */
+  public static String launcherCommit() {
+    File dir = sourceDir();
+    return dir == null ? UNKNOWN : commit(dir);
+  }
+
+  /**
+   * The transport label of a run comparing the hybrid RPC's endpoint on
+   * {@code strataRdmaTransport} with HBase's sockets: both sides, e.g. {@code loopback vs netty}.
+   */
+  public static String versusNetty(String strataRdmaTransport) {
+    return transportOf(strataRdmaTransport) + " vs " + transportOf(null);
+  }
+
+  /** The emulation label of a run whose volumes were slowed in the DataNode, or not at all. */
+  public static String inProcessIf(boolean slowed) {
+    return slowed ? IN_PROCESS : NO_EMULATION;
+  }
+
+  /**
+   * The transport the clients of a configuration ({@code conf}: a key's value, null when unset)
+   * take: the hybrid RPC's endpoint on its {@code strata.rdma.transport} when
+   * {@code hbase.rpc.client.impl} names the hybrid RPC client, otherwise HBase's sockets.
+   */
+  public static String clientTransport(Function<String, String> conf) {
+    String impl = conf.apply("hbase.rpc.client.impl");
+    return impl != null && impl.trim().endsWith(".HybridRpcClient")
+      ? transportOf(conf.apply("strata.rdma.transport")) : NETTY;
   }
 
   /**
@@ -42,7 +110,7 @@ public record RunLabels(String commit, String date, String transport, String emu
       case "verbs":
         return "verbs-softroce";
       default:
-        return "netty";
+        return NETTY;
     }
   }
 

@@ -114,8 +114,9 @@ public final class CompareBench {
         + "(./strata passes it)")
     File distHome;
     @Option(names = "--source-dir", paramLabel = "DIR",
-      description = "the Strata source tree whose commit labels the result (default: the "
-        + "working directory; ./strata passes its own); not a Strata git work tree: unknown")
+      description = "the Strata source tree whose commit labels the result (default: the one "
+        + "./strata runs from, named by -D" + RunLabels.SOURCE_DIR_PROPERTY + "; without either, "
+        + "or not a Strata git work tree: unknown)")
     File sourceDir;
     @Option(names = "--base-port", paramLabel = "P", defaultValue = "27000",
       description = "the clusters' first port (default ${DEFAULT-VALUE}, clear of strata "
@@ -145,8 +146,7 @@ public final class CompareBench {
       return new Settings(quick, atLeast("--reps", reps, 1), atLeast("--records", rec, 100),
         atLeast("--operations", ops, 10), atLeast("--threads", threads, 1),
         atLeast("--regions", regions, 1), media, distHome.getAbsoluteFile(),
-        (sourceDir != null ? sourceDir : new File(System.getProperty("user.dir")))
-          .getAbsoluteFile(),
+        sourceDir != null ? sourceDir.getAbsoluteFile() : RunLabels.sourceDir(),
         atLeast("--base-port", basePort, 1024),
         (workDir != null ? workDir : CommandLines.workDir("bench/compare")).getAbsoluteFile(),
         out, json.file(), monitoring.intervalMs());
@@ -198,8 +198,10 @@ public final class CompareBench {
   static int run(Settings s, PrintStream out) throws Exception {
     long t0 = System.nanoTime();
     // Decided as the run starts: the tree may change while it runs.
-    String commit = RunLabels.commit(s.sourceDir());
-    out.printf(Locale.ROOT, "%s: commit %s (source tree %s)%n", COMMAND, commit, s.sourceDir());
+    String commit =
+      s.sourceDir() != null ? RunLabels.commit(s.sourceDir()) : RunLabels.UNKNOWN;
+    out.printf(Locale.ROOT, "%s: commit %s (source tree %s)%n", COMMAND, commit,
+      s.sourceDir() != null ? s.sourceDir() : "not named");
     out.printf(Locale.ROOT, "%s: %d repetitions of stock, tuned, strata (order rotated), "
       + "%d records, %d operations per workload, %d threads, media %s, clusters in %s%n",
       COMMAND, s.reps(), s.records(), s.operations(), s.threads(), s.media(), s.workDir());

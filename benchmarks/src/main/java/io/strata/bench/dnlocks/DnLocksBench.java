@@ -6,6 +6,7 @@ import io.strata.bench.JvmCommand;
 import io.strata.bench.common.BenchCommand;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import java.io.File;
@@ -96,7 +97,15 @@ public final class DnLocksBench {
     return BenchCommand.run(new Cli(), args, out, s -> run(s, out));
   }
 
+  /** The labels of a run with settings {@code s} started now. */
+  static RunLabels labels(Settings s) {
+    return RunLabels.now(RunLabels.NO_RPC, RunLabels.inProcessIf(s.delayMs() > 0));
+  }
+
   static int run(Settings s, PrintStream out) throws Exception {
+    // Decided as the run starts: the tree may change while it runs. No HBase RPC; the DISK
+    // volume's delay is the DataNode-side hook's (SlowVolumes), when there is one.
+    RunLabels labels = labels(s);
     Map<String, List<String>> classPaths;
     try {
       classPaths = VariantJvm.classPaths(JvmCommand.currentClassPath(), VariantJvm.overlayEntry());
@@ -120,14 +129,13 @@ public final class DnLocksBench {
         monitor.phase(variant + " start");
         variants[i] = new VariantJvm(variant, classPaths.get(variant), s, monitor, out).run();
       }
-      result = new DnLocksResult(DnLocksResult.recorded(s.delayMs(), s.seconds()), variants[0],
-        variants[1], null);
+      result = DnLocksResult.of(labels, DnLocksResult.recorded(s.delayMs(), s.seconds()),
+        variants[0], variants[1], null);
       out.println();
       out.print(DnLocksResult.table(result));
       monitor.writeIn(monitoring, s.workDir(), COMMAND, out);
     }
-    result = new DnLocksResult(result.settings(), result.upstream(), result.strata(),
-      monitoring.get(BenchMonitor.SECTION));
+    result = result.monitored(monitoring.get(BenchMonitor.SECTION));
     if (s.json() != null) {
       BenchJson.write(s.json(), result);
       out.println("JSON written to " + s.json());

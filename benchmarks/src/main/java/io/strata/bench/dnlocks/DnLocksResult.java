@@ -3,6 +3,7 @@ package io.strata.bench.dnlocks;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.common.RunLabels;
 import java.io.File;
 import java.util.List;
 import java.util.Locale;
@@ -13,13 +14,30 @@ import java.util.Map;
  * variant's {@link Variant} (as its JVM wrote it) and the monitoring timeline. The JSON field
  * names are the {@code @JsonProperty} names, kept as the bench has always written them
  * (DnLocksBenchIT and docs/benchmarks/dn-locks.md hold them); the console table is rendered from
- * this record.
+ * this record. Labelled first (commit, date, transport, emulation: see
+ * io.strata.bench.common.RunLabels); the transport is {@code none}: the bench drives a DataNode's
+ * dataset directly, no HBase RPC.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record DnLocksResult(@JsonProperty("settings") Recorded settings,
+record DnLocksResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
+  @JsonProperty("settings") Recorded settings,
   @JsonProperty(DnLocksWorkload.UPSTREAM) Variant upstream,
   @JsonProperty(DnLocksWorkload.STRATA) Variant strata,
   @JsonProperty("monitoring") JsonNode monitoring) {
+
+  /** The result labelled with {@code labels}, its parts as measured. */
+  static DnLocksResult of(RunLabels labels, Recorded settings, Variant upstream, Variant strata,
+    JsonNode monitoring) {
+    return new DnLocksResult(labels.commit(), labels.date(), labels.transport(),
+      labels.emulation(), settings, upstream, strata, monitoring);
+  }
+
+  /** The same result with the monitoring timeline. */
+  DnLocksResult monitored(JsonNode timeline) {
+    return new DnLocksResult(commit, date, transport, emulation, settings, upstream, strata,
+      timeline);
+  }
 
   /** The settings a run had. */
   record Recorded(@JsonProperty("delay_ms") long delayMs,

@@ -2,6 +2,7 @@ package io.strata.bench.media;
 
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.common.BenchCommand;
+import io.strata.bench.common.RunLabels;
 import io.strata.cli.CommandLines;
 import io.strata.hdfs.ramdisk.RamDiskDirectory;
 import io.strata.local.LocalClusterConfig;
@@ -9,6 +10,8 @@ import io.strata.local.TieredDfsCluster;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -160,6 +163,10 @@ public final class MediaBench {
   static int run(LocalClusterConfig config, MediaScale scale, List<MediaCase> cases, File outDir,
     boolean warmup, PrintStream out) throws Exception {
     long started = System.nanoTime();
+    // Decided as the run starts: the tree may change while it runs.
+    String commit = RunLabels.launcherCommit();
+    String date = LocalDate.now(ZoneOffset.UTC).toString();
+    boolean emulated = false;
     config.dataNodes(DATANODES).ramBytesPerDataNode(scale.ramTierBytes())
       .blockSizeBytes(scale.blockBytes());
     commonHBaseKeys(config, scale);
@@ -190,6 +197,7 @@ public final class MediaBench {
       out.printf(Locale.ROOT, "[media] HDFS up at %s in %.1f s: %d SSD volume(s) per "
         + "DataNode%n", dfs.uri(), (System.nanoTime() - hdfsStarted) / 1e9, ssdVolumes);
       try (MediaEmulation media = MediaEmulation.install(dfs.miniCluster())) {
+        emulated |= media.slowsAny();
         int[] found = media.ssdVolumesPerDataNode();
         if (found[0] != ssdVolumes || found[1] != ssdVolumes) {
           throw new IllegalStateException(String.format(Locale.ROOT, "asked for %d SSD volumes "
@@ -216,7 +224,8 @@ public final class MediaBench {
       }
     }
     Settings settings = settings(scale, cases, outDir, config, ramBacked);
-    MediaReport report = new MediaReport(settings, results);
+    MediaReport report = new MediaReport(settings, results, new RunLabels(commit, date,
+      RunLabels.clientTransport(config.hbaseOverrides()::get), RunLabels.inProcessIf(emulated)));
     List<File> pngs;
     try {
       pngs = report.write(outDir);

@@ -28,6 +28,8 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
  */
 public final class MediaEmulation implements AutoCloseable {
   private final List<SlowVolumes> hooks = new ArrayList<>();
+  /** Whether any volume was given a delay or cap: what the result's emulation label says. */
+  private boolean slowsAny;
   /** Storage ID to storage type, per hook. */
   private final List<Map<String, StorageType>> volumes = new ArrayList<>();
 
@@ -52,6 +54,7 @@ public final class MediaEmulation implements AutoCloseable {
           Medium m = Medium.of(type);
           if (m.emulated()) {
             hook.slow(id, m.perOperation(), m.bytesPerSecond());
+            e.slowsAny = true;
           }
         });
       }
@@ -119,6 +122,11 @@ public final class MediaEmulation implements AutoCloseable {
     Map<StorageType, Long> d = new EnumMap<>(StorageType.class);
     after.forEach((t, n) -> d.put(t, n - before.getOrDefault(t, 0L)));
     return d;
+  }
+
+  /** Whether any volume got the delay and cap of an emulated medium. */
+  public boolean slowsAny() {
+    return slowsAny;
   }
 
   @Override

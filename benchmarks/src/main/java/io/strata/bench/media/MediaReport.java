@@ -2,6 +2,7 @@ package io.strata.bench.media;
 
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.Charts;
+import io.strata.bench.common.RunLabels;
 import io.strata.hbase.tiering.TieringKeys;
 import java.awt.Color;
 import java.io.File;
@@ -46,8 +47,15 @@ final class MediaReport {
   private final List<CaseResult> results;
   private final List<StudyFindings.Finding> findings;
   private final SsdScaling scaling;
+  /** What results.json is labelled with; null: no labels (a report of samples). */
+  private final RunLabels labels;
 
   MediaReport(MediaBench.Settings settings, List<CaseResult> results) {
+    this(settings, results, null);
+  }
+
+  MediaReport(MediaBench.Settings settings, List<CaseResult> results, RunLabels labels) {
+    this.labels = labels;
     this.settings = settings;
     this.results = results;
     this.findings = new StudyFindings(results).check();
@@ -163,7 +171,8 @@ final class MediaReport {
     for (StudyFindings.Finding x : findings) {
       found.add(new MediaResult.Finding(x.claim(), x.study(), x.strata(), x.verdict().text));
     }
-    return MediaResult.of(recorded, cases, scaling.ran() ? scalingResult() : null, found);
+    return MediaResult.of(labels, recorded, cases, scaling.ran() ? scalingResult() : null,
+      found);
   }
 
   /** The SSD-count cases side by side, their ratios, and the paper's. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import io.strata.bench.common.RunLabels;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,12 +28,15 @@ record MediaResult(@JsonProperty("commit") String commit, @JsonProperty("date") 
   @JsonProperty("findings") List<Finding> findings) {
 
   /**
-   * A run's Result; the labels a kept result carries (commit, date, transport, emulation: see
-   * docs/benchmarks.md) are added where it is kept, the bench leaves them out.
+   * A run's Result, labelled (commit, date, transport, emulation: see docs/benchmarks.md) with
+   * {@code labels}; none when null.
    */
-  static MediaResult of(Recorded settings, Map<String, Case> cases, Scaling ssdScaling,
-    List<Finding> findings) {
-    return new MediaResult(null, null, null, null, settings, cases, ssdScaling, findings);
+  static MediaResult of(RunLabels labels, Recorded settings, Map<String, Case> cases,
+    Scaling ssdScaling, List<Finding> findings) {
+    return labels == null
+      ? new MediaResult(null, null, null, null, settings, cases, ssdScaling, findings)
+      : new MediaResult(labels.commit(), labels.date(), labels.transport(), labels.emulation(),
+        settings, cases, ssdScaling, findings);
   }
 
   /** The run's settings, the scale's sizes and the emulated media. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchCommand;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import io.strata.hbase.rdma.HybridRpcKeys;
@@ -194,6 +195,10 @@ public final class RpcBench {
     RpcBenchCluster.hbase(clusterKeys);
     RpcBenchCluster.workDir(settings.workDir());
     long started = System.nanoTime();
+    // Decided as the run starts: the tree may change while it runs. Both paths, the endpoint's
+    // on the cluster's transport; no media emulation.
+    RunLabels labels = RunLabels.now(RunLabels.versusNetty(RpcBenchCluster.TRANSPORT),
+      RunLabels.NO_EMULATION);
     RpcResult measured;
     ObjectNode monitoring = JsonNodeFactory.instance.objectNode();
     try (BenchMonitor monitor = BenchMonitor.start(settings.monitorMs(), true)) {
@@ -213,7 +218,7 @@ public final class RpcBench {
       settings.handlerPollUs(), settings.clientPollUs(),
       Runtime.getRuntime().availableProcessors(), settings.hbase(),
       (System.nanoTime() - started) / 1e9, COMMAND + " " + args);
-    RpcResult result = measured.finished(monitoring.get(BenchMonitor.SECTION), run,
+    RpcResult result = measured.finished(labels, monitoring.get(BenchMonitor.SECTION), run,
       RpcGoals.evaluate(measured));
     RpcReport.write(result, outDir);
     BenchJson.write(new File(outDir, "results.json"), result);
@@ -278,9 +283,8 @@ public final class RpcBench {
     monitor.phase("async");
     RpcResult.Async async = async(cluster, s, out);
     monitor.phase("stop cluster");
-    return new RpcResult(sizes, netty, rdma, rdma.getUsP50() / netty.getUsP50(),
-      rdma.putUsP50() / netty.putUsP50(), st.gets, st.puts, st.wire, st.cost, threads, async,
-      null, null, null);
+    return RpcResult.measured(sizes, netty, rdma, rdma.getUsP50() / netty.getUsP50(),
+      rdma.putUsP50() / netty.putUsP50(), st.gets, st.puts, st.wire, st.cost, threads, async);
   }
 
   /** The stage sections of a run. */

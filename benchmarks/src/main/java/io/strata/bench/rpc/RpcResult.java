@@ -1,9 +1,9 @@
 package io.strata.bench.rpc;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.common.BenchJson;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,13 +14,14 @@ import java.util.Map;
  * figures of each path, the stages of a 1 KiB call, the bytes on the wire, what the stamps cost,
  * per client-thread count, {@code AsyncTable}, the monitoring timeline, the run's settings and the
  * goals. The JSON field names are the {@code @JsonProperty} names, kept as the bench has always
- * written them (RpcResultJsonTest holds them); the report is rendered from this record. A kept
- * result's labels ({@code commit}, {@code date}, {@code transport}, {@code emulation}, added when
- * a run is kept) are ignored when it is read back for {@code --report-from}.
+ * written them (RpcResultJsonTest holds them); the report is rendered from this record. Labelled
+ * first ({@code commit}, {@code date}, {@code transport}, {@code emulation}: see
+ * io.strata.bench.common.RunLabels), decided as the run starts and joined once it has finished.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonIgnoreProperties({ "commit", "date", "transport", "emulation" })
-record RpcResult(@JsonProperty("sizes") List<SizeRow> sizes,
+record RpcResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
+  @JsonProperty("sizes") List<SizeRow> sizes,
   @JsonProperty(RpcBench.NETTY) OneKib netty, @JsonProperty(RpcBench.RDMA) OneKib rdma,
   @JsonProperty("get_p50_ratio") double getP50Ratio,
   @JsonProperty("put_p50_ratio") double putP50Ratio,
@@ -32,9 +33,25 @@ record RpcResult(@JsonProperty("sizes") List<SizeRow> sizes,
   @JsonProperty("monitoring") JsonNode monitoring, @JsonProperty("run") Run run,
   @JsonProperty("goals") List<Goal> goals) {
 
-  /** The same result with the parts known once the cluster has stopped. */
-  RpcResult finished(JsonNode monitoringSection, Run runSettings, List<Goal> evaluated) {
-    return new RpcResult(sizes, netty, rdma, getP50Ratio, putP50Ratio, stages, stagesPut,
+  /** The figures measured on the cluster; the labels and what is known after it stopped later. */
+  static RpcResult measured(List<SizeRow> sizes, OneKib netty, OneKib rdma, double getP50Ratio,
+    double putP50Ratio, PerPath<Stages> stages, PerPath<Stages> stagesPut,
+    PerPath<Wire> wireBytes, PerPath<Instrumentation> instrumentation, List<ThreadRow> threads,
+    Async async) {
+    return new RpcResult(null, null, null, null, sizes, netty, rdma, getP50Ratio, putP50Ratio,
+      stages, stagesPut, wireBytes, instrumentation, threads, async, null, null, null);
+  }
+
+  /**
+   * The same result labelled, with the parts known once the cluster has stopped; no labels when
+   * {@code labels} is null.
+   */
+  RpcResult finished(RunLabels labels, JsonNode monitoringSection, Run runSettings,
+    List<Goal> evaluated) {
+    return new RpcResult(labels == null ? null : labels.commit(),
+      labels == null ? null : labels.date(), labels == null ? null : labels.transport(),
+      labels == null ? null : labels.emulation(), sizes, netty, rdma, getP50Ratio, putP50Ratio,
+      stages, stagesPut,
       wireBytes, instrumentation, threads, async, monitoringSection, runSettings, evaluated);
   }
 

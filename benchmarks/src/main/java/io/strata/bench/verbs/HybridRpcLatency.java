@@ -1,6 +1,7 @@
 package io.strata.bench.verbs;
 
 import io.strata.bench.common.BenchJson;
+import io.strata.bench.common.RunLabels;
 import io.strata.hbase.rdma.HybridRpcKeys;
 import io.strata.hbase.rdma.MiniHBase;
 import io.strata.hbase.rdma.RdmaRpcMetrics;
@@ -100,6 +101,8 @@ public final class HybridRpcLatency {
     int warmupMs = 1000;
     int measureMs = 3000;
     String transport = "verbs";
+    /** What the JSON is labelled with, decided as the run starts. */
+    RunLabels labels;
 
     static Options parse(String[] args) {
       Options o = new Options();
@@ -185,6 +188,9 @@ public final class HybridRpcLatency {
       return;
     }
     boolean loopback = o.transport.equals("loopback");
+    // Decided as the run starts: the tree may change while it runs. Both paths, the endpoint's
+    // on the chosen transport; no media emulation (no HDFS volumes are measured).
+    o.labels = RunLabels.now(RunLabels.versusNetty(o.transport), RunLabels.NO_EMULATION);
     if (!loopback) {
       requireDevice();
     }
@@ -603,7 +609,9 @@ public final class HybridRpcLatency {
       }
       threadRows.add(new HybridRpcResult.Threads(r.threads, paths[0], paths[1]));
     }
-    return new HybridRpcResult(o.transport, complete, eager, MAX_MESSAGE, o.calls * o.rounds,
+    RunLabels labels = o.labels;
+    return new HybridRpcResult(labels.commit(), labels.date(), labels.transport(),
+      labels.emulation(), complete, eager, MAX_MESSAGE, o.calls * o.rounds,
       o.rounds, o.threadBytes, o.warmupMs, o.measureMs,
       Runtime.getRuntime().availableProcessors(), allOver, sizeRows, threadRows);
   }

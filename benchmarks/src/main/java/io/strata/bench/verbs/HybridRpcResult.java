@@ -9,10 +9,14 @@ import java.util.List;
  * row, {@code complete} false until the end). The JSON field names are the
  * {@code @JsonProperty} names, kept as the program wrote them when it built the text by hand
  * (docs/benchmarks/softroce.md and the kept runs in benchmarks/results/rpc-verbs hold them);
- * latencies, rates and CPU times are rounded to 0.1 as before.
+ * latencies, rates and CPU times are rounded to 0.1 as before. Labelled first (commit, date,
+ * transport, emulation: see io.strata.bench.common.RunLabels): the transport names both paths,
+ * the endpoint's ({@code verbs-softroce} or {@code loopback}) and {@code netty}; the runs kept
+ * before the program labelled itself say {@code verbs}, the endpoint's alone.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record HybridRpcResult(@JsonProperty("transport") String transport,
+record HybridRpcResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
   @JsonProperty("complete") boolean complete,
   @JsonProperty("eager_threshold_bytes") int eagerThresholdBytes,
   @JsonProperty("max_message_bytes") int maxMessageBytes,

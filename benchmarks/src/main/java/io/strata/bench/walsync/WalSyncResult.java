@@ -9,9 +9,12 @@ import java.util.Map;
  * What {@code strata bench wal-sync} measured, as {@code --json} and {@code --out} write it. The
  * JSON field names are the {@code @JsonProperty} names, kept as the bench has always written them
  * (WalSyncBenchIT and docs/benchmarks/wal-sync.md hold them); the report is rendered from this
- * record.
+ * record. Labelled as every result (io.strata.bench.common.RunLabels), the command between the
+ * commit and the date as the kept run has it; the date is the moment the run ended, to the
+ * nanosecond, and the transport {@code none}: the bench writes through HDFS, no HBase RPC.
  */
-record WalSyncResult(@JsonProperty("command") String command, @JsonProperty("date") String date,
+record WalSyncResult(@JsonProperty("commit") String commit,
+  @JsonProperty("command") String command, @JsonProperty("date") String date,
   @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
   @JsonProperty("entries_per_cell") int entries, @JsonProperty("entry_bytes") int entryBytes,
   @JsonProperty("rounds") int rounds, @JsonProperty("ram_tier_fs") String ramTierFs,

@@ -1,5 +1,6 @@
 package io.strata.bench.walsync;
 
+import io.strata.bench.common.RunLabels;
 import io.strata.hbase.tiering.WalDurability;
 import io.strata.local.TieredDfsCluster;
 import io.strata.metrics.Latencies;
@@ -51,6 +52,8 @@ final class WalSyncRun {
   }
 
   WalSyncResult measure(String command) throws IOException {
+    // Decided as the run starts: the tree may change while it runs.
+    String commit = RunLabels.launcherCommit();
     Map<String, Map<String, Latencies>> micros = new LinkedHashMap<>();
     Map<String, Map<String, List<Long>>> roundP50 = new LinkedHashMap<>();
     for (String p : s.policies()) {
@@ -98,7 +101,8 @@ final class WalSyncRun {
     for (String p : s.policies()) {
       durability.put(p, durability(WalDurability.judge(p, offered, 3, false)));
     }
-    return new WalSyncResult(command, Instant.now().toString(), "none", "none", s.entries(),
+    return new WalSyncResult(commit, command, Instant.now().toString(),
+      RunLabels.NO_RPC, RunLabels.NO_EMULATION, s.entries(),
       s.entryBytes(), s.rounds(), ramFs(cluster.config().ramDir()), durability, cells);
   }
 

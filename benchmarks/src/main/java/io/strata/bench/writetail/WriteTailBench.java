@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchCommand;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.cli.CommandLines;
 import java.io.File;
@@ -210,6 +211,16 @@ public final class WriteTailBench {
     return BenchCommand.run(new Cli(), args, out, s -> run(s, out));
   }
 
+  /**
+   * The labels of a run with settings {@code s} started now: the transport the cluster's client
+   * configuration gives; no media emulation (the volumes are this machine's disk and tmpfs).
+   */
+  static RunLabels labels(Settings s) {
+    return RunLabels.now(
+      RunLabels.clientTransport(WriteTailCluster.clusterConfig(s).hbaseOverrides()::get),
+      RunLabels.NO_EMULATION);
+  }
+
   static int run(Settings s, PrintStream out) throws Exception {
     if (s.offheap()) {
       // Off-heap MSLAB chunks are direct buffers: the JVM must allow the whole off-heap
@@ -234,6 +245,8 @@ public final class WriteTailBench {
       WriteTailCluster.PROFILES.get(s.profile()).isEmpty() ? ""
         : " " + WriteTailCluster.PROFILES.get(s.profile()), s.regions(),
       s.offheap() ? "off-heap, " + s.offheapMemstoreMb() + " MiB" : "on-heap");
+    // Decided as the run starts: the tree may change while it runs.
+    RunLabels labels = labels(s);
     WriteTailRun.Run run;
     // The machine and the RegionServer beside the Put latency: the monitoring section and plot.
     ObjectNode monitoring = JsonNodeFactory.instance.objectNode();
@@ -242,7 +255,8 @@ public final class WriteTailBench {
       run = WriteTailRun.measure(s, gc, monitor, out);
       monitor.write(monitoring, monitorPng(s), COMMAND, out);
     }
-    WriteTailResult onHeap = WriteTailResult.of(s, run, monitoring.get(BenchMonitor.SECTION));
+    WriteTailResult onHeap = WriteTailResult.of(labels, s, run,
+      monitoring.get(BenchMonitor.SECTION));
     WriteTailResult result = onHeap;
     int code = 0;
     if (!s.offheapPolicies().isEmpty()) {

@@ -3,6 +3,7 @@ package io.strata.bench.writetail;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.writetail.MemStoreActivityObserver.Counts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,9 +19,13 @@ import org.apache.hadoop.hbase.util.DirectMemoryUtils;
  * figures and the monitoring timelines. The JSON field names are the {@code @JsonProperty} names,
  * kept as the bench has always written them (WriteTailBenchIT and
  * docs/benchmarks/write-tail.md hold them); the table and the plot are rendered from this record.
+ * Labelled first (commit, date, transport, emulation: see io.strata.bench.common.RunLabels), as the
+ * run that started the off-heap variant (if any) was.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record WriteTailResult(@JsonProperty("settings") Recorded settings,
+record WriteTailResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
+  @JsonProperty("settings") Recorded settings,
   @JsonProperty("policies") Map<String, Policy> policies,
   @JsonProperty("baseline") String baseline, @JsonProperty("ratios") Map<String, Ratio> ratios,
   @JsonProperty("monitoring_offheap_variant") JsonNode monitoringOffheapVariant,
@@ -156,7 +161,8 @@ record WriteTailResult(@JsonProperty("settings") Recorded settings,
   }
 
   /** A run's Result from its outcomes; the off-heap variant is joined by {@link #withOffheap}. */
-  static WriteTailResult of(WriteTailBench.Settings s, WriteTailRun.Run run, JsonNode monitoring) {
+  static WriteTailResult of(RunLabels labels, WriteTailBench.Settings s, WriteTailRun.Run run,
+    JsonNode monitoring) {
     List<WriteTailRun.Outcome> outcomes = run.outcomes();
     Recorded settings = new Recorded(s.rows(), s.threads(), s.valueBytes(),
       s.policies().stream().map(Enum::name).toList(), s.rounds(), s.warmupRows(),
@@ -185,7 +191,10 @@ record WriteTailResult(@JsonProperty("settings") Recorded settings,
       ratios.put(o.label(), new Ratio(o.opsPerSecond() / base.opsPerSecond(), r[0], r[1], r[2],
         r[3], r[4], paired));
     }
-    return new WriteTailResult(settings, policies, base.label(), ratios, null, STUDY, monitoring);
+    return new WriteTailResult(labels == null ? null : labels.commit(),
+      labels == null ? null : labels.date(), labels == null ? null : labels.transport(),
+      labels == null ? null : labels.emulation(), settings, policies, base.label(), ratios, null,
+      STUDY, monitoring);
   }
 
   private static Policy policy(WriteTailRun.Outcome o) {
@@ -241,7 +250,8 @@ record WriteTailResult(@JsonProperty("settings") Recorded settings,
       allRatios.put(label, new Ratio(p.throughputOpsPerS() / base.throughputOpsPerS(), r[0], r[1],
         r[2], r[3], r[4], null));
     });
-    return new WriteTailResult(joined, allPolicies, baseline, allRatios, variant.monitoring(),
+    return new WriteTailResult(commit, date, transport, emulation, joined, allPolicies, baseline,
+      allRatios, variant.monitoring(),
       study, monitoring);
   }
 }

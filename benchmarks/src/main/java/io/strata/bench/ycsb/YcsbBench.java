@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchCommand;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
+import io.strata.bench.common.RunLabels;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.Monitor;
 import io.strata.cli.CommandLines;
@@ -492,7 +493,13 @@ public final class YcsbBench {
     out.printf(Locale.ROOT, "[ycsb] starting the embedded cluster: %d DataNodes, %d "
       + "RegionServers, data in %s; HBase %s%n", config.dataNodes(), config.regionServers(),
       config.workDir(), config.hbaseOverrides());
-    Parts json = new Parts(YcsbResult.Settings.of(s));
+    // Decided as the run starts: the tree may change while it runs. The transport: both sides
+    // of --rpc-compare, otherwise the one the cluster's client configuration gives; no media
+    // emulation (the volumes are this machine's disk and tmpfs).
+    Parts json = new Parts(RunLabels.now(s.rpcCompare() != null
+      ? RunLabels.versusNetty(s.rpcCompare().transport())
+      : RunLabels.clientTransport(config.hbaseOverrides()::get), RunLabels.NO_EMULATION),
+      YcsbResult.Settings.of(s));
     List<String> violations = new ArrayList<>();
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
       BenchMonitor monitor = BenchMonitor.start(s.monitorMs(), true)) {
@@ -662,6 +669,8 @@ public final class YcsbBench {
 
   /** The parts of the result as the experiments finish, in the order the JSON has them. */
   static final class Parts {
+    /** What the result is labelled with; null: no labels. */
+    final RunLabels labels;
     final YcsbResult.Settings settings;
     List<YcsbResult.Step> phases;
     YcsbResult.Presplit presplit;
@@ -673,12 +682,16 @@ public final class YcsbBench {
     YcsbResult.Acl acl;
     JsonNode monitoring;
 
-    Parts(YcsbResult.Settings settings) {
+    Parts(RunLabels labels, YcsbResult.Settings settings) {
+      this.labels = labels;
       this.settings = settings;
     }
 
     YcsbResult result() {
-      return new YcsbResult(settings, phases, presplit, bulkload, rawLag, rpcCompare, filters,
+      return new YcsbResult(labels == null ? null : labels.commit(),
+        labels == null ? null : labels.date(), labels == null ? null : labels.transport(),
+        labels == null ? null : labels.emulation(), settings, phases, presplit, bulkload, rawLag,
+        rpcCompare, filters,
         filtersSummary, acl, monitoring);
     }
   }

@@ -1,6 +1,5 @@
 package io.strata.bench.ycsb;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,11 +13,12 @@ import java.util.Map;
  * a part the run did not do (null) left out. The JSON field names are the {@code @JsonProperty}
  * names, kept as the bench has always written them (the ITs, docs/benchmarks/ycsb*.md and the
  * kept results under benchmarks/results/ycsb-* hold them); figures are rounded as the bench
- * always rounded them, when the part is made from its experiment's result. A kept result's labels
- * (commit, date, transport, emulation) are read and not kept.
+ * always rounded them, when the part is made from its experiment's result. Labelled first
+ * (commit, date, transport, emulation: see io.strata.bench.common.RunLabels).
  */
-@JsonIgnoreProperties({ "commit", "date", "transport", "emulation" })
-record YcsbResult(@JsonProperty("settings") Settings settings,
+record YcsbResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
+  @JsonProperty("settings") Settings settings,
   @JsonProperty("phases") List<Step> phases, @JsonProperty("presplit") Presplit presplit,
   @JsonProperty("bulkload") BulkLoad bulkload, @JsonProperty("raw_lag") List<Lag> rawLag,
   @JsonProperty("rpc_compare") Rpc rpcCompare, @JsonProperty("filters") List<Filter> filters,

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.LabelAssertions;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.MonitoringAssertions;
 import java.io.ByteArrayOutputStream;
@@ -22,15 +23,18 @@ public class ChooserBenchIT {
     File work = new File("target/it-work/chooser-" + UUID.randomUUID().toString().substring(0, 8));
     File json = new File(work, "chooser.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = ChooserBench.run(new String[] { "--files", "4", "--file-mb", "2", "--delay-ms",
-      "20", "--work-dir", work.getPath(), "--json", json.getPath(), "--monitor-ms", "250" },
-      new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int code = LabelAssertions.asLaunched(() -> ChooserBench.run(new String[] { "--files", "4",
+      "--file-mb", "2", "--delay-ms", "20", "--work-dir", work.getPath(), "--json",
+      json.getPath(), "--monitor-ms", "250" }, new PrintStream(buf, true,
+      StandardCharsets.UTF_8)));
     String out = buf.toString(StandardCharsets.UTF_8);
     System.out.print(out);
     assertEquals(0, code);
     assertTrue(out, out.contains("round-robin") && out.contains("latency-aware"));
 
     JsonNode doc = new ObjectMapper().readTree(json);
+    // No HBase RPC; the slowed volume is the DataNode-side hook's.
+    LabelAssertions.assertLabelled(doc, "none", "in-process");
     assertEquals(20, doc.path("settings").path("delay_ms").asInt());
     assertEquals(250, MonitoringAssertions.assertMonitored(doc, new File(work, BenchMonitor.PNG),
       false).path("interval_ms").asInt());

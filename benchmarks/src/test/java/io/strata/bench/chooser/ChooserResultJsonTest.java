@@ -26,7 +26,7 @@ public class ChooserResultJsonTest {
       null);
     List<ChooserBench.Outcome> outcomes = List.of(outcome("round-robin", 2), outcome(
       "latency-aware", 0));
-    return ChooserResult.of(s, outcomes, new ChooserBench.ProbeCost(200, 0.74, 0.46, 6.64),
+    return ChooserResult.of(null, s, outcomes, new ChooserBench.ProbeCost(200, 0.74, 0.46, 6.64),
       JsonNodeFactory.instance.objectNode().put("interval_ms", 250));
   }
 

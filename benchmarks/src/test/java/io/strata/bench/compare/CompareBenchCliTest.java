@@ -2,9 +2,11 @@ package io.strata.bench.compare;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.strata.bench.common.CliRun;
+import io.strata.bench.common.RunLabels;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.List;
@@ -63,12 +65,25 @@ public class CompareBenchCliTest {
 
   /**
    * The commit label is decided by RunLabels from a source tree, not taken from the command
-   * line: the tree defaults to the working directory, and the former --commit is refused.
+   * line: the tree defaults to the one ./strata names (none outside it: the commit is unknown),
+   * and the former --commit is refused.
    */
   @Test
   public void theCommitComesFromTheSourceTree() throws Exception {
-    assertEquals(new File(System.getProperty("user.dir")).getAbsoluteFile(),
-      settings("--dist-home", "d").sourceDir());
+    String before = System.getProperty(RunLabels.SOURCE_DIR_PROPERTY);
+    try {
+      System.clearProperty(RunLabels.SOURCE_DIR_PROPERTY);
+      assertNull(settings("--dist-home", "d").sourceDir());
+      System.setProperty(RunLabels.SOURCE_DIR_PROPERTY, "launcher-tree");
+      assertEquals(new File("launcher-tree").getAbsoluteFile(),
+        settings("--dist-home", "d").sourceDir());
+    } finally {
+      if (before == null) {
+        System.clearProperty(RunLabels.SOURCE_DIR_PROPERTY);
+      } else {
+        System.setProperty(RunLabels.SOURCE_DIR_PROPERTY, before);
+      }
+    }
     assertEquals(new File("src-tree").getAbsoluteFile(),
       settings("--dist-home", "d", "--source-dir", "src-tree").sourceDir());
     CliRun r = CliRun.of(CompareBench::run, "--dist-home", "d", "--commit", "abc");

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.LabelAssertions;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.MonitoringAssertions;
 import java.io.ByteArrayOutputStream;
@@ -31,15 +32,17 @@ public class DnLocksBenchIT {
       ? new File("/dev/shm/strata-" + System.getProperty("user.name") + "-dn-locks-it")
       : new File(work.getParentFile(), "dn-locks-ram");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = DnLocksBench.run(new String[] { "--seconds", "3", "--delay-ms", "1000",
-      "--work-dir", work.getPath(), "--ram-dir", ram.getPath(), "--json", json.getPath() },
-      new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int code = LabelAssertions.asLaunched(() -> DnLocksBench.run(new String[] { "--seconds", "3",
+      "--delay-ms", "1000", "--work-dir", work.getPath(), "--ram-dir", ram.getPath(), "--json",
+      json.getPath() }, new PrintStream(buf, true, StandardCharsets.UTF_8)));
     String out = buf.toString(StandardCharsets.UTF_8);
     System.out.print(out);
     assertEquals(0, code);
     assertTrue(out, out.contains("createRbw+finalizeBlock wait ms"));
 
     JsonNode doc = new ObjectMapper().readTree(json);
+    // No HBase RPC; the DISK volume slowed by the DataNode-side hook.
+    LabelAssertions.assertLabelled(doc, "none", "in-process");
     assertEquals(1000, doc.path("settings").path("delay_ms").asInt());
     // The machine monitored, each variant's load levels marked as its JVM announced them.
     JsonNode m = MonitoringAssertions.assertMonitored(doc, new File(work, BenchMonitor.PNG),

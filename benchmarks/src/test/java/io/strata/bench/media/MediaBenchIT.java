@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.LabelAssertions;
 import io.strata.local.LocalClusterConfig;
 import io.strata.local.TestClusters;
 import java.awt.image.BufferedImage;
@@ -34,13 +35,16 @@ public class MediaBenchIT {
     LocalClusterConfig config = TestClusters.small("media");
     File out = new File(config.workDir(), "report");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = MediaBench.run(config, TINY, MediaCases.parse("50g_hdd,50G_RAM"), out,
-      new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int code = LabelAssertions.asLaunched(() -> MediaBench.run(config, TINY,
+      MediaCases.parse("50g_hdd,50G_RAM"), out, new PrintStream(buf, true,
+        StandardCharsets.UTF_8)));
     String console = buf.toString(StandardCharsets.UTF_8);
     System.out.print(console);
     assertEquals(console, 0, code);
 
     JsonNode doc = new ObjectMapper().readTree(new File(out, MediaReport.JSON));
+    // HBase's sockets; SSD and HDD emulated in the DataNodes.
+    LabelAssertions.assertLabelled(doc, "netty", "in-process");
     JsonNode cases = doc.path("cases");
     List<String> names = new ArrayList<>();
     cases.fieldNames().forEachRemaining(names::add);

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.LabelAssertions;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.MonitoringAssertions;
 import java.awt.image.BufferedImage;
@@ -31,14 +32,17 @@ public class RpcBenchIT {
     File out = new File(work, "report");
     File json = new File(work, "rpc.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = RpcBench.run(new String[] { "--sizes", "1,1024,16384,65536", "--threads", "1,4",
-      "--cell-ms", "150", "--warmup-ms", "50", "--stage-calls", "100", "--work-dir",
-      new File(work, "cluster").getPath(), "--out", out.getPath(), "--json", json.getPath() },
-      new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int code = LabelAssertions.asLaunched(() -> RpcBench.run(new String[] { "--sizes",
+      "1,1024,16384,65536", "--threads", "1,4", "--cell-ms", "150", "--warmup-ms", "50",
+      "--stage-calls", "100", "--work-dir", new File(work, "cluster").getPath(), "--out",
+      out.getPath(), "--json", json.getPath() }, new PrintStream(buf, true,
+        StandardCharsets.UTF_8)));
     String text = buf.toString(StandardCharsets.UTF_8);
     System.out.print(text);
     assertEquals(0, code);
     JsonNode doc = new ObjectMapper().readTree(json);
+    // Both paths named; no media emulation.
+    LabelAssertions.assertLabelled(doc, "loopback vs netty", "none");
 
     // As before: the 1 KiB figures per mode.
     for (String mode : new String[] { "netty", "rdma-loopback" }) {

@@ -35,11 +35,11 @@ final class RpcResults {
     RpcResult.AsyncFigures an = new RpcResult.AsyncFigures(45.5, 100.5, 90.5, 1000, 0);
     RpcResult.AsyncFigures ae = new RpcResult.AsyncFigures(22.5, 60.5, 50.5, 2000, 2000);
     RpcResult.Async async = new RpcResult.Async(an, ae, ae, 0.49);
-    RpcResult r = new RpcResult(sizes, netty, rdma, 0.51, 0.5, stages, stages, wire, cost,
-      threads, async, null, null, null);
+    RpcResult r = RpcResult.measured(sizes, netty, rdma, 0.51, 0.5, stages, stages, wire, cost,
+      threads, async);
     RpcResult.Run run = new RpcResult.Run("quick", 300, 150, 500, transport, "inline", 50, 100,
       processors, Map.of(), 61.5, "strata bench rpc --scale quick");
-    return r.finished(JsonNodeFactory.instance.objectNode().put("interval_ms", 1000), run,
+    return r.finished(null, JsonNodeFactory.instance.objectNode().put("interval_ms", 1000), run,
       RpcGoals.evaluate(r));
   }
 

@@ -28,6 +28,19 @@ public class WalSyncResultJsonTest {
     assertEquals(expected.toString(), actual.toString());
   }
 
+  /**
+   * The kept run (benchmarks/results/wal-sync), labels included: read into the record and written
+   * back it is the same document, field order included.
+   */
+  @Test
+  public void theKeptRunReadsBackAsItIs() throws Exception {
+    File kept = new File("results/wal-sync/results.json");
+    JsonNode expected = new ObjectMapper().readTree(kept);
+    WalSyncResult r = BenchJson.read(kept, WalSyncResult.class);
+    assertEquals(expected.toString(), BenchJson.tree(r).toString());
+    assertEquals(expected.path("commit").asText(), r.commit());
+  }
+
   @Test
   public void theReportIsRenderedFromTheResult() throws Exception {
     String md = WalSyncResult.markdown(BenchJson.read(before(), WalSyncResult.class));

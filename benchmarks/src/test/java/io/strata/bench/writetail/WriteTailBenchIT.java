@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.LabelAssertions;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.MonitoringAssertions;
@@ -36,16 +37,18 @@ public class WriteTailBenchIT {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     // 1 MiB flushes (HBase's smallest; about 5,000 rows with a skip-list memstore, 6,500
     // with flat segments) and in-memory flushes every 256 KiB of data.
-    int code = WriteTailBench.run(new String[] { "--rows", String.valueOf(ROWS), "--warmup-rows",
-      String.valueOf(WARMUP), "--threads", "2", "--rounds", "3", "--flush-mb", "1",
-      "--in-memory-flush-factor", "0.25", "--work-dir", work.getPath(), "--json",
-      json.getPath(), "--monitor-ms", "500" }, new PrintStream(buf, true,
-        StandardCharsets.UTF_8));
+    int code = LabelAssertions.asLaunched(() -> WriteTailBench.run(new String[] { "--rows",
+      String.valueOf(ROWS), "--warmup-rows", String.valueOf(WARMUP), "--threads", "2",
+      "--rounds", "3", "--flush-mb", "1", "--in-memory-flush-factor", "0.25", "--work-dir",
+      work.getPath(), "--json", json.getPath(), "--monitor-ms", "500" }, new PrintStream(buf,
+        true, StandardCharsets.UTF_8)));
     String out = buf.toString(StandardCharsets.UTF_8);
     System.out.print(out);
     assertEquals(out, 0, code);
 
     JsonNode doc = new ObjectMapper().readTree(json);
+    // HBase's sockets; no media emulation.
+    LabelAssertions.assertLabelled(doc, "netty", "none");
     // Without --plot, the monitoring plot goes to the work directory. The RegionServer's values
     // are not asserted: when this test runs after the other one in the same JVM (a whole cluster,
     // HDFS and HBase, stopped before this one started), its RegionServer was seen with no metrics

@@ -49,7 +49,8 @@ public class WriteTailResultJsonTest {
       onHeapRatios.remove(label);
     });
     WriteTailResult.Recorded s = joined.settings();
-    WriteTailResult onHeap = new WriteTailResult(new WriteTailResult.Recorded(s.rows(),
+    WriteTailResult onHeap = new WriteTailResult(joined.commit(), joined.date(),
+      joined.transport(), joined.emulation(), new WriteTailResult.Recorded(s.rows(),
       s.threads(), s.valueBytes(), s.policies(), s.rounds(), s.warmupRows(), s.flushMb(),
       s.inMemoryFlushFactor(), s.dataNodes(), s.regions(), s.profile(), s.profileKeys(),
       s.memstoreOffheap(), s.offheapMemstoreMb(), s.maxDirectMemoryMb(), s.regionServer(), null),

@@ -304,7 +304,8 @@ public class YcsbPlusIT {
     assertEquals(400, cell(r, FilterComparison.Kind.VALUE, 100, 1).expected());
 
     com.fasterxml.jackson.databind.JsonNode json = io.strata.bench.common.BenchJson.tree(
-      new YcsbResult(null, null, null, null, null, null, YcsbResult.Filter.all(r),
+      new YcsbResult(null, null, null, null, null, null, null, null, null, null,
+        YcsbResult.Filter.all(r),
         YcsbResult.FiltersSummary.of(r), null, null));
     assertEquals(48, json.get("filters").size());
     com.fasterxml.jackson.databind.JsonNode first = json.get("filters").get(0);

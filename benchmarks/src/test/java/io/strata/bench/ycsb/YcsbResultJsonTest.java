@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.JsonPaths;
 import java.io.File;
-import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.junit.Rule;
@@ -26,9 +25,6 @@ import org.junit.rules.TemporaryFolder;
  * with the same fields.
  */
 public class YcsbResultJsonTest {
-  /** The labels a kept result carries beside what the bench wrote. */
-  private static final List<String> LABELS = List.of("commit", "date", "transport", "emulation");
-
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
 
@@ -44,7 +40,7 @@ public class YcsbResultJsonTest {
 
   static YcsbResult sample() {
     FilterComparison.Result filters = YcsbSamples.filters();
-    return new YcsbResult(YcsbResult.Settings.of(YcsbSamples.settings()),
+    return new YcsbResult(null, null, null, null, YcsbResult.Settings.of(YcsbSamples.settings()),
       YcsbSamples.phases().stream().map(YcsbResult.Step::of).toList(),
       YcsbResult.Presplit.of(YcsbSamples.presplit()),
       YcsbResult.BulkLoad.of(YcsbSamples.bulkload()),
@@ -80,8 +76,7 @@ public class YcsbResultJsonTest {
     int n = 0;
     for (File dir : results.listFiles((d, name) -> name.startsWith("ycsb-"))) {
       for (File kept : dir.listFiles((d, name) -> name.endsWith(".json"))) {
-        ObjectNode doc = (ObjectNode) new ObjectMapper().readTree(kept);
-        doc.remove(LABELS);
+        JsonNode doc = new ObjectMapper().readTree(kept);
         SortedSet<String> expected = JsonPaths.of(doc);
         SortedSet<String> actual = JsonPaths.of(BenchJson.tree(BenchJson.read(kept,
           YcsbResult.class)));
