@@ -37,7 +37,7 @@ public class PcmBenchIT {
     File out = new File(config.workDir(), "report");
     File json = new File(config.workDir(), "pcm.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), out, json, 500,
+    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), 2, out, json, 500,
       new PrintStream(buf, true, StandardCharsets.UTF_8));
     String console = buf.toString(StandardCharsets.UTF_8);
     System.out.print(console);
