@@ -37,6 +37,10 @@ import picocli.CommandLine.Option;
  * <li>classification accuracy: YCSB's core mixes A to F, write-only insert and write-only update,
  * each driven against the cluster and classified from its metrics.</li>
  * </ol>
+ * Every comparison is against two baselines ({@link Side}): stock HBase 2.6 (primary: its
+ * default split policy, nothing set) and the paper's IncreasingToUpperBoundRegionSplitPolicy
+ * (secondary, set per table); {@code --runs N} repeats each comparison with its sides' order
+ * rotated, reported as the median and min-max of the runs' speed-ups.
  * Sizes are the paper's divided by the scale's divisor ({@link PcmScale}). A RegionServer's heap
  * cannot differ from the JVM's, and three share it: a heap of H GB is emulated by giving each
  * RegionServer the memstore and block cache shares of H GB (scaled) as fractions of this JVM's
@@ -59,7 +63,8 @@ public final class PcmBench {
   private static final String HEADER = "Runs the PCM paper's evaluation on 3 RegionServers in "
     + "this JVM: Table III's bulk-load steps, PCM vs default per workload (Fig. 5), an adaptation "
     + "from bulk load to read-mostly under the watch loop, and the classification of YCSB's core "
-    + "mixes. Writes report.md, results.json and PNG plots to --out. Parts: " + PARTS_LIST
+    + "mixes; PCM against stock HBase 2.6 (primary baseline) and IncreasingToUpperBound"
+    + "RegionSplitPolicy (secondary), --runs times with the order rotated. Writes report.md, results.json and PNG plots to --out. Parts: " + PARTS_LIST
     + ".";
 
   private PcmBench() {
@@ -164,6 +169,13 @@ public final class PcmBench {
   static int run(LocalClusterConfig config, PcmScale scale, Set<String> parts, int runs,
     File outDir, File json, long monitorMs, PrintStream out) throws Exception {
     long started = System.nanoTime();
+    String splitPolicy = config.hbaseOverrides().get(PolicyKey.SPLIT_POLICY);
+    if (splitPolicy != null) {
+      // The stock baseline is HBase's own default; a cluster-wide policy would replace it.
+      throw new IllegalArgumentException("the cluster sets " + PolicyKey.SPLIT_POLICY + " to "
+        + splitPolicy + "; the stock baseline runs under HBase's default split policy, so the "
+        + "bench's cluster must leave it unset (the secondary baseline sets its own per table)");
+    }
     config.dataNodes(REGION_SERVERS).regionServers(REGION_SERVERS).tieredPlacement(false)
       .startSatisfier(false).startTierMover(false).ramBytesPerDataNode(128L << 20);
     // RegionServers report their counters to the master twice a second, so that the monitor's

@@ -156,17 +156,29 @@ final class PcmRun {
   }
 
   /**
-   * Runs the jobs grouped by cluster settings, one cluster per distinct {@link Spec} in the
-   * order they first appear: the jobs are independent (each loads its own tables), and a
-   * cluster start and stop costs more than most jobs at the small scales. A failed job fails
-   * its part; its part's later jobs are skipped.
+   * The jobs in their order, each run of consecutive jobs with the same {@link Spec} one group
+   * (one cluster): a cluster start and stop costs more than most jobs at the small scales, but
+   * jobs are never moved ahead of others, so that the order a repetition gives its sides (e.g.
+   * PCM's clusters before the baselines') is the order they run in.
+   */
+  static List<Map.Entry<Spec, List<Job>>> groups(List<Job> jobs) {
+    List<Map.Entry<Spec, List<Job>>> groups = new ArrayList<>();
+    for (Job j : jobs) {
+      if (groups.isEmpty() || !groups.get(groups.size() - 1).getKey().equals(j.spec())) {
+        groups.add(Map.entry(j.spec(), new ArrayList<>()));
+      }
+      groups.get(groups.size() - 1).getValue().add(j);
+    }
+    return groups;
+  }
+
+  /**
+   * Runs the jobs in their {@link #groups}, a fresh cluster per group: the jobs are
+   * independent (each loads its own tables). A failed job fails its part; its part's later jobs
+   * are skipped.
    */
   void runGrouped(List<Job> jobs) {
-    Map<Spec, List<Job>> groups = new LinkedHashMap<>();
-    for (Job j : jobs) {
-      groups.computeIfAbsent(j.spec(), k -> new ArrayList<>()).add(j);
-    }
-    for (Map.Entry<Spec, List<Job>> g : groups.entrySet()) {
+    for (Map.Entry<Spec, List<Job>> g : groups(jobs)) {
       Spec sp = g.getKey();
       monitor.phase("start " + sp.label());
       try (EmbeddedHBase h = start(sp.label(), sp.heapGb(), sp.memstoreShare(),

@@ -3,18 +3,26 @@ package io.strata.bench.pcm;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
+import io.strata.local.LocalClusterConfig;
+import io.strata.pcm.AdaptationManager;
+import io.strata.pcm.PolicyKey;
+import io.strata.pcm.PolicyLoader;
 import io.strata.pcm.WorkloadClass;
+import java.io.File;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.hbase.ServerName;
 import org.junit.Test;
 
 /**
  * The repetitions of {@code strata bench pcm}: medians and min-max of per-run speed-ups (each
  * run's PCM side against the same run's baseline, not a ratio of medians), the sides' order
- * rotated from run to run, restarts counted from RegionServer start codes, and the two
- * baselines' split policies.
+ * rotated from run to run (the jobs each repetition builds), restarts counted from RegionServer
+ * start codes, the two baselines' split policies, and a cluster-wide split policy refused.
  */
 public class PcmRunsTest {
   @Test
@@ -109,5 +117,77 @@ public class PcmRunsTest {
       List.of(Side.BASELINES));
     assertEquals(1, PcmBench.defaultRuns(PcmScale.QUICK));
     assertEquals(3, PcmBench.defaultRuns(PcmScale.FULL));
+  }
+
+  /** The job names of the workloads and adaptation parts as repetition {@code r} builds them. */
+  private static List<String> jobs(int r) throws Exception {
+    PcmRun run = new PcmRun(null, PcmScale.QUICK, new AdaptationManager(PolicyLoader.load(null)),
+      new PcmResults(PcmScale.QUICK, 1L << 30), null, System.out);
+    run.repetition(r);
+    List<PcmRun.Job> jobs = new ArrayList<>();
+    run.workloads(jobs);
+    run.table3(jobs);
+    List<String> names = new ArrayList<>();
+    for (PcmRun.Job j : jobs) {
+      names.add(j.name().replaceAll(", 60000 records", "").replaceAll(", run \\d+", ""));
+    }
+    return names;
+  }
+
+  @Test
+  public void eachRepetitionBuildsItsJobsInARotatedOrder() throws Exception {
+    List<String> first = jobs(0);
+    assertEquals(first.toString(), "stock", first.get(0));
+    assertTrue(first.toString(), first.get(1).startsWith("PCM "));
+    assertTrue(first.toString(), first.contains("increasing-to-upper-bound"));
+    assertTrue(first.toString(), first.indexOf("increasing-to-upper-bound")
+      > first.lastIndexOf(first.get(1)));
+    assertTrue(first.toString(), first.get(first.size() - 3).contains("1 GB"));
+    List<String> second = jobs(1);
+    assertTrue(second.toString(), second.get(0).startsWith("PCM "));
+    assertEquals(second.toString(), List.of("increasing-to-upper-bound", "stock"),
+      second.subList(second.size() - 5, second.size() - 3));
+    assertTrue(second.toString(), second.get(second.size() - 3).contains("4 GB"));
+    List<String> third = jobs(2);
+    assertEquals(third.toString(), List.of("increasing-to-upper-bound", "stock"),
+      third.subList(0, 2));
+    assertTrue(third.toString(), third.get(third.size() - 3).contains("6 GB"));
+    // The same jobs every time, in another order.
+    assertEquals(new java.util.TreeSet<>(first), new java.util.TreeSet<>(second));
+    assertEquals(new java.util.TreeSet<>(first), new java.util.TreeSet<>(third));
+  }
+
+  @Test
+  public void aClusterWideSplitPolicyIsRefusedBeforeAnyClusterStarts() throws Exception {
+    LocalClusterConfig config = new LocalClusterConfig().hbase(PolicyKey.SPLIT_POLICY,
+      Side.INCREASING_TO_UPPER_BOUND.splitPolicy());
+    try {
+      PcmBench.run(config, PcmScale.QUICK, Set.of("adaptation"), 1, new File("unused"), null, 0,
+        System.out);
+      fail("a cluster-wide split policy replaces the stock baseline's");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(PolicyKey.SPLIT_POLICY)
+        && e.getMessage().contains("stock baseline"));
+    }
+  }
+
+  @Test
+  public void onlyConsecutiveJobsOfTheSameSettingsShareACluster() throws Exception {
+    PcmRun.Spec small = new PcmRun.Spec(1, 0.4, 0.4);
+    PcmRun.Spec big = new PcmRun.Spec(6, 0.4, 0.4);
+    List<PcmRun.Job> jobs = new ArrayList<>();
+    for (String[] j : new String[][] { { "stock", "1" }, { "PCM", "6" }, { "itub", "1" },
+      { "adaptation", "1" } }) {
+      jobs.add(new PcmRun.Job("p", j[0], j[1].equals("1") ? small : big, (h, admin) -> { }));
+    }
+    List<String> clusters = new ArrayList<>();
+    for (Map.Entry<PcmRun.Spec, List<PcmRun.Job>> g : PcmRun.groups(jobs)) {
+      StringBuilder sb = new StringBuilder(g.getKey().label() + ":");
+      g.getValue().forEach(j -> sb.append(' ').append(j.name()));
+      clusters.add(sb.toString());
+    }
+    // PCM stays between the baselines: the second 1 GB cluster is not merged into the first.
+    assertEquals(List.of("1g-m0.40-c0.40: stock", "6g-m0.40-c0.40: PCM",
+      "1g-m0.40-c0.40: itub adaptation"), clusters);
   }
 }
