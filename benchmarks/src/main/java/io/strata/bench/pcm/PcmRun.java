@@ -665,6 +665,8 @@ final class PcmRun {
           load.get(2, TimeUnit.MINUTES);
           measured = LoadDriver.run(h.connection(), t, phase, keys, scale.readThreads(),
             scale.runSeconds(), 0);
+          out.printf(Locale.ROOT, "[pcm] adaptation: %s on the PCM table after the switch: "
+            + "%,.0f ops/s%n", phase.name(), measured.opsPerSec());
         } else {
           measured = load.get(10, TimeUnit.MINUTES);
         }
