@@ -37,6 +37,10 @@ import picocli.CommandLine.Option;
  * <li>classification accuracy: YCSB's core mixes A to F, write-only insert and write-only update,
  * each driven against the cluster and classified from its metrics.</li>
  * </ol>
+ * Every comparison is against two baselines ({@link Side}): stock HBase 2.6 (primary: its
+ * default split policy, nothing set) and the paper's IncreasingToUpperBoundRegionSplitPolicy
+ * (secondary, set per table); {@code --runs N} repeats each comparison with its sides' order
+ * rotated, reported as the median and min-max of the runs' speed-ups.
  * Sizes are the paper's divided by the scale's divisor ({@link PcmScale}). A RegionServer's heap
  * cannot differ from the JVM's, and three share it: a heap of H GB is emulated by giving each
  * RegionServer the memstore and block cache shares of H GB (scaled) as fractions of this JVM's
@@ -59,7 +63,8 @@ public final class PcmBench {
   private static final String HEADER = "Runs the PCM paper's evaluation on 3 RegionServers in "
     + "this JVM: Table III's bulk-load steps, PCM vs default per workload (Fig. 5), an adaptation "
     + "from bulk load to read-mostly under the watch loop, and the classification of YCSB's core "
-    + "mixes. Writes report.md, results.json and PNG plots to --out. Parts: " + PARTS_LIST
+    + "mixes; PCM against stock HBase 2.6 (primary baseline) and IncreasingToUpperBound"
+    + "RegionSplitPolicy (secondary), --runs times with the order rotated. Writes report.md, results.json and PNG plots to --out. Parts: " + PARTS_LIST
     + ".";
 
   private PcmBench() {
@@ -71,6 +76,10 @@ public final class PcmBench {
     @Option(names = "--scale", paramLabel = "quick|full", defaultValue = "quick",
       description = "quick (default, about 15 minutes) or full")
     String scale;
+    @Option(names = "--runs", paramLabel = "N",
+      description = "repetitions of every comparison, each with its sides in a rotated order; "
+        + "reported as median and min-max (default: 1 for quick, 3 for full)")
+    Integer runs;
     @Option(names = "--parts", paramLabel = "P,P",
       description = "comma-separated parts to run, of " + PARTS_LIST + " (default: all)")
     String parts;
@@ -99,16 +108,26 @@ public final class PcmBench {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--parts: " + e.getMessage(), e);
       }
+      int n = runs != null ? runs : defaultRuns(s);
+      if (n < 1) {
+        throw new IllegalArgumentException("--runs: " + n + " is not a number of runs; give 1 or "
+          + "more");
+      }
       File base = CommandLines.workDir("bench/pcm");
-      return new Settings(s, chosen, out != null ? out : new File(base, "report-"
+      return new Settings(s, chosen, n, out != null ? out : new File(base, "report-"
         + s.optionName()), workDir != null ? workDir : new File(base, "work"), json.file(),
         monitoring.intervalMs());
     }
   }
 
   /** What one run does. */
-  record Settings(PcmScale scale, Set<String> parts, File out, File workDir, File json,
-    long monitorMs) {
+  record Settings(PcmScale scale, Set<String> parts, int runs, File out, File workDir,
+    File json, long monitorMs) {
+  }
+
+  /** Runs when --runs is not given: one for a quick look, three for the figures kept. */
+  static int defaultRuns(PcmScale scale) {
+    return scale.equals(PcmScale.FULL) ? 3 : 1;
   }
 
   public static void main(String[] args) {
@@ -117,7 +136,7 @@ public final class PcmBench {
 
   static int run(String[] args, PrintStream out) throws Exception {
     return BenchCommand.run(new Cli(), args, out, s -> run(new LocalClusterConfig()
-      .workDir(s.workDir()), s.scale(), s.parts(), s.out(), s.json(), s.monitorMs(), out));
+      .workDir(s.workDir()), s.scale(), s.parts(), s.runs(), s.out(), s.json(), s.monitorMs(), out));
   }
 
   /** The parts named in {@code list}, each checked. */
@@ -142,12 +161,21 @@ public final class PcmBench {
   }
 
   /**
-   * Runs the parts on a cluster made from {@code config}, monitored every {@code monitorMs} (0:
-   * not); 0 when every part ran.
+   * Runs the parts {@code runs} times on a cluster made from {@code config}, monitored every
+   * {@code monitorMs} (0: not); 0 when every part ran. Each repetition starts its own HBase
+   * clusters and runs each comparison's sides in an order rotated by its index; the
+   * classification, which compares no sides, runs in the first only.
    */
-  static int run(LocalClusterConfig config, PcmScale scale, Set<String> parts, File outDir,
-    File json, long monitorMs, PrintStream out) throws Exception {
+  static int run(LocalClusterConfig config, PcmScale scale, Set<String> parts, int runs,
+    File outDir, File json, long monitorMs, PrintStream out) throws Exception {
     long started = System.nanoTime();
+    String splitPolicy = config.hbaseOverrides().get(PolicyKey.SPLIT_POLICY);
+    if (splitPolicy != null) {
+      // The stock baseline is HBase's own default; a cluster-wide policy would replace it.
+      throw new IllegalArgumentException("the cluster sets " + PolicyKey.SPLIT_POLICY + " to "
+        + splitPolicy + "; the stock baseline runs under HBase's default split policy, so the "
+        + "bench's cluster must leave it unset (the secondary baseline sets its own per table)");
+    }
     config.dataNodes(REGION_SERVERS).regionServers(REGION_SERVERS).tieredPlacement(false)
       .startSatisfier(false).startTierMover(false).ramBytesPerDataNode(128L << 20);
     // RegionServers report their counters to the master twice a second, so that the monitor's
@@ -161,34 +189,46 @@ public final class PcmBench {
     config.hbase(PolicyKey.MAX_FILESIZE, Long.toString(scale.scaled(10L << 10)));
     BenchMonitor.hbaseKeys(monitorMs).forEach(config::hbase);
     PcmResults results = new PcmResults(scale, Runtime.getRuntime().maxMemory());
+    results.runs(runs);
     out.printf(Locale.ROOT, "[pcm] scale %s: sizes / %d, bulk load %,d records of 1 KB, "
-      + "datasets %s, %d RegionServers in one JVM of %d MiB heap; report in %s%n",
+      + "datasets %s, %d RegionServers in one JVM of %d MiB heap, %d run(s); baselines: %s "
+      + "(primary, HBase's default split policy), %s (split policy %s); report in %s%n",
       scale.optionName(), scale.sizeDivisor(), scale.bulkRecords(), scale.datasets(),
-      REGION_SERVERS, Runtime.getRuntime().maxMemory() >> 20, outDir);
+      REGION_SERVERS, Runtime.getRuntime().maxMemory() >> 20, runs, Side.STOCK.label(),
+      Side.INCREASING_TO_UPPER_BOUND.label(), Side.INCREASING_TO_UPPER_BOUND.splitPolicy(),
+      outDir);
     AdaptationManager manager = new AdaptationManager(PolicyLoader.load(null));
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
       BenchMonitor monitor = BenchMonitor.start(monitorMs, true)) {
       PcmRun b = new PcmRun(dfs, scale, manager, results, monitor, out);
-      List<PcmRun.Job> jobs = new ArrayList<>();
-      for (String part : PARTS) {
-        if (!parts.contains(part)) {
-          continue;
+      for (int r = 0; r < runs; r++) {
+        b.repetition(r);
+        List<PcmRun.Job> jobs = new ArrayList<>();
+        for (String part : PARTS) {
+          if (!parts.contains(part)) {
+            continue;
+          }
+          switch (part) {
+            case "table3":
+              b.table3(jobs);
+              break;
+            case "workloads":
+              b.workloads(jobs);
+              break;
+            case "adaptation":
+              b.adaptation(jobs);
+              break;
+            default:
+              if (r == 0) {
+                b.classification(jobs);
+              }
+          }
         }
-        switch (part) {
-          case "table3":
-            b.table3(jobs);
-            break;
-          case "workloads":
-            b.workloads(jobs);
-            break;
-          case "adaptation":
-            b.adaptation(jobs);
-            break;
-          default:
-            b.classification(jobs);
+        if (runs > 1) {
+          out.printf(Locale.ROOT, "[pcm] run %d of %d%n", r + 1, runs);
         }
+        b.runGrouped(jobs);
       }
-      b.runGrouped(jobs);
       ObjectNode monitored = new ObjectMapper().createObjectNode();
       if (monitor.writeIn(monitored, outDir, COMMAND, out) != null) {
         results.monitoring((ObjectNode) monitored.get(BenchMonitor.SECTION));

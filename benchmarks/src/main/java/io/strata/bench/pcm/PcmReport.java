@@ -123,6 +123,7 @@ final class PcmReport {
       s.optionName(), PcmBench.REGION_SERVERS, PcmBench.REGION_SERVERS,
       r.scale().jvmHeapBytes() >> 20, s.sizeDivisor(), s.bulkRecords(), s.datasets(),
       s.writeThreads(), s.readThreads(), s.runSeconds(), r.seconds()));
+    sb.append(baselines());
     sb.append("A RegionServer heap of H GB is emulated: the three RegionServers share this "
       + "JVM's heap, so each gets the memstore and block-cache bytes of an H GB heap (scaled) "
       + "as its global memstore and block cache fractions. Heap settings take an HBase restart "
@@ -130,11 +131,16 @@ final class PcmReport {
       + "(modifyTable). No media emulation: all volumes are this machine's disk.\n\n");
     if (!r.table3().isEmpty()) {
       sb.append("## Table III: bulk load step by step\n\n");
-      sb.append("| step | configuration | ops/s | speed-up | paper | regions at end |\n");
-      sb.append("|---|---|---:|---:|---:|---:|\n");
+      sb.append("Speed-up over S.1 (the stock baseline) of the same run, median of the runs, "
+        + "spread the least and greatest run; beside it, the median speed-up over S.1 on the "
+        + "increasing-to-upper-bound baseline.\n\n");
+      sb.append("| step | configuration | ops/s | speed-up | spread | runs | vs "
+        + "increasing-to-upper-bound | paper | regions at end |\n");
+      sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
       for (PcmResult.Step st : r.table3()) {
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2fx | %.1fx | %d |%n",
-          st.step(), st.config(), st.opsPerS(), n(st.speedup()), st.paperSpeedup(),
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2fx | %s | %d | %.2fx | "
+          + "%.1fx | %d |%n", st.step(), st.config(), st.opsPerS(), n(st.speedup()),
+          spread(st.spread()), st.runs(), n(st.speedupVsIncreasing()), st.paperSpeedup(),
           st.regionsAtEnd()));
       }
       sb.append("\n");
@@ -145,16 +151,22 @@ final class PcmReport {
         + "region. PCM: the class's policy from workload-policies (X from the paper's 8 GB "
         + "node), the table pre-split and loaded under PCM-BL, then the class's policy applied "
         + "online; read phases run after a major compaction on both sides.\n\n");
-      sb.append("| workload | records | default ops/s | PCM ops/s | speed-up | paper |\n");
-      sb.append("|---|---:|---:|---:|---:|---|\n");
+      sb.append("Default is the stock baseline; ops/s are medians of the runs, the speed-up the "
+        + "median of the runs' (PCM over stock in the same run), spread their least and "
+        + "greatest.\n\n");
+      sb.append("| workload | records | default ops/s | PCM ops/s | speed-up | spread | runs "
+        + "| increasing-to-upper-bound ops/s | vs increasing-to-upper-bound | paper |\n");
+      sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
       for (Map.Entry<String, PcmResult.Workload> e : r.workloads().entrySet()) {
         StringBuilder ps = new StringBuilder();
         for (double v : e.getValue().paperSpeedups()) {
           ps.append(ps.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%.1fx", v));
         }
         for (PcmResult.Dataset d : e.getValue().datasets()) {
-          sb.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2fx | %s |%n",
-            e.getKey(), d.records(), n(d.defaultOpsPerS()), n(d.pcmOpsPerS()), n(d.speedup()),
+          sb.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2fx | %s | %d | "
+            + "%,.0f | %.2fx | %s |%n", e.getKey(), d.records(), n(d.defaultOpsPerS()),
+            n(d.pcmOpsPerS()), n(d.speedup()), spread(d.spread()), d.runs(),
+            n(d.increasingOpsPerS()), n(d.speedupVsIncreasing()),
             ps.length() == 0 ? "not given" : ps + " (1M/10M/100M)"));
         }
       }
@@ -174,9 +186,15 @@ final class PcmReport {
       double pcm = n(second.pcmOpsPerS());
       double dflt = n(second.defaultOpsPerS());
       double kept = n(second.firstPolicyKeptOpsPerS());
-      sb.append(String.format(Locale.ROOT, "%nSecond phase: PCM %,.0f ops/s; default %,.0f "
-        + "(%.2fx); first phase's policy left in place %,.0f (%.2fx).%n%n", pcm, dflt,
-        pcm / dflt, kept, pcm / kept));
+      PcmResult.Adaptation a = r.adaptation();
+      sb.append(String.format(Locale.ROOT, "%nSecond phase (medians of %s run(s); phases above: "
+        + "the first run): PCM %,.0f ops/s; stock baseline %,.0f (%.2fx; median of the runs' "
+        + "speed-ups %.2fx, spread %s); increasing-to-upper-bound baseline %,.0f (%.2fx); first "
+        + "phase's policy left in place %,.0f (%.2fx). RegionServer restarts during the "
+        + "adaptation: %s.%n%n", a.runs() == null ? "?" : a.runs().toString(), pcm, dflt,
+        pcm / dflt, n(a.speedup()), spread(a.spread()), n(second.increasingOpsPerS()),
+        n(a.speedupVsIncreasing()), kept, pcm / kept,
+        a.restarts() == null ? "not observed" : a.restarts().toString()));
     }
     if (r.classification() != null) {
       sb.append(String.format(Locale.ROOT, "## Classification: %d of %d correct%n%n",
@@ -207,22 +225,52 @@ final class PcmReport {
     return sb.toString();
   }
 
+  /** The baselines, by name, with the split policies their tables ran under. */
+  private String baselines() {
+    if (r.baselines() == null) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "Every comparison ran %d "
+      + "time(s), its sides' order rotated from run to run. Baselines:%n%n",
+      r.runs() == null ? 1 : r.runs()));
+    for (PcmResult.Baseline b : List.of(r.baselines().primary(), r.baselines().secondary())) {
+      sb.append(String.format(Locale.ROOT, "- %s `%s`: split policy %s; the RegionServers "
+        + "resolved %s%n", b == r.baselines().primary() ? "primary" : "secondary", b.name(),
+        b.splitPolicySet() == null ? "not set (HBase's default)" : "`" + b.splitPolicySet()
+          + "` set on the table", b.splitPolicyUsed().isEmpty() ? "none (no table of it ran)"
+          : "`" + String.join("`, `", b.splitPolicyUsed()) + "`"));
+    }
+    return sb.append('\n').toString();
+  }
+
+  /** A spread as min-max, or "n/a" when no run had both sides. */
+  private static String spread(PcmResult.Spread s) {
+    return s == null || s.min() == null ? "n/a" : String.format(Locale.ROOT, "%.2f-%.2fx",
+      s.min(), s.max());
+  }
+
   /** The console summary. */
   static String summary(PcmResult r) {
     StringBuilder sb = new StringBuilder();
+    if (r.runs() != null && r.baselines() != null) {
+      sb.append(String.format(Locale.ROOT, "%d run(s); baselines %s (primary) and %s%n",
+        r.runs(), r.baselines().primary().name(), r.baselines().secondary().name()));
+    }
     if (!r.table3().isEmpty()) {
       sb.append(String.format(Locale.ROOT, "Table III (bulk load of %,d records):%n",
         r.scale().bulkRecords()));
       for (PcmResult.Step s : r.table3()) {
-        sb.append(String.format(Locale.ROOT, "  %-4s %-22s %,10.0f ops/s  %5.2fx  (paper %.1fx)%n",
-          s.step(), s.config(), s.opsPerS(), n(s.speedup()), s.paperSpeedup()));
+        sb.append(String.format(Locale.ROOT, "  %-4s %-22s %,10.0f ops/s  %5.2fx  [%s]  (paper "
+          + "%.1fx)%n", s.step(), s.config(), s.opsPerS(), n(s.speedup()), spread(s.spread()),
+          s.paperSpeedup()));
       }
     }
     r.workloads().forEach((name, w) -> {
       for (PcmResult.Dataset d : w.datasets()) {
         sb.append(String.format(Locale.ROOT, "  %-9s %,9d records: default %,8.0f, PCM %,8.0f "
-          + "ops/s: %5.2fx%n", name, d.records(), n(d.defaultOpsPerS()), n(d.pcmOpsPerS()),
-          n(d.speedup())));
+          + "ops/s: %5.2fx [%s] (vs increasing-to-upper-bound %.2fx)%n", name, d.records(),
+          n(d.defaultOpsPerS()), n(d.pcmOpsPerS()), n(d.speedup()), spread(d.spread()),
+          n(d.speedupVsIncreasing())));
       }
     });
     if (r.classification() != null) {
@@ -232,8 +280,11 @@ final class PcmReport {
     if (r.adaptation() != null) {
       PcmResult.SecondPhase second = r.adaptation().secondPhase();
       sb.append(String.format(Locale.ROOT, "Adaptation: switch after %.1f s; second phase PCM "
-        + "%,.0f, default %,.0f, first policy kept %,.0f ops/s%n", n(r.adaptation().switchS()),
-        n(second.pcmOpsPerS()), n(second.defaultOpsPerS()), n(second.firstPolicyKeptOpsPerS())));
+        + "%,.0f, default %,.0f, first policy kept %,.0f ops/s; speed-up %.2fx [%s], restarts "
+        + "%s%n", n(r.adaptation().switchS()), n(second.pcmOpsPerS()), n(second.defaultOpsPerS()),
+        n(second.firstPolicyKeptOpsPerS()), n(r.adaptation().speedup()),
+        spread(r.adaptation().spread()), r.adaptation().restarts() == null ? "not observed"
+          : r.adaptation().restarts().toString()));
     }
     if (r.failed() != null) {
       r.failed().forEach((k, v) -> sb.append("FAILED ").append(k).append(": ").append(v)

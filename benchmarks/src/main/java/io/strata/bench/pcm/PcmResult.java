@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a {@code strata bench pcm} run measured, as {@code results.json} and {@code --json} hold
@@ -15,10 +16,17 @@ import java.util.Map;
  * names, kept as the bench has always written them (PcmBenchIT and docs/benchmarks/pcm.md hold
  * them); a figure that could not be computed (no baseline, a side that did not run) is JSON
  * null, as before. Parts that did not run are left out, but for Table III and the workloads,
- * which are always there (empty).
+ * which are always there (empty). Every comparison runs {@code runs} times: a {@code speedup} is
+ * the median of the runs' speed-ups over the stock baseline (each run's PCM side over the same
+ * run's baseline), {@code spread} their least and greatest, {@code runs} how many there were;
+ * {@code speedup_vs_increasing_to_upper_bound} the same median over the secondary baseline. The
+ * fields added with the repetitions are left out of the top level and the adaptation when not
+ * measured, so that a document of the bench before them reads and writes back unchanged.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") double seconds,
+  @JsonProperty("runs") Integer runs,
+  @JsonProperty("baselines") Baselines baselines,
   @JsonProperty("table3") List<Step> table3,
   @JsonProperty("workloads") Map<String, Workload> workloads,
   @JsonProperty("classification") Classification classification,
@@ -35,10 +43,42 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
     @JsonProperty("jvm_heap_bytes") long jvmHeapBytes) {
   }
 
-  /** One Table III step. */
+  /** The two baselines, by name, and the split policy the RegionServers resolved for each. */
+  record Baselines(@JsonProperty("primary") Baseline primary,
+    @JsonProperty("secondary") Baseline secondary) {
+  }
+
+  /**
+   * A baseline: its name, the split policy it sets (null: none, HBase's default) and the
+   * classes the RegionServers resolved for its tables (empty: none of its tables ran).
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record Baseline(@JsonProperty("name") String name,
+    @JsonProperty("split_policy_set") String splitPolicySet,
+    @JsonProperty("split_policy_used") List<String> splitPolicyUsed) {
+  }
+
+  /** The least and greatest of a comparison's per-run speed-ups. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record Spread(@JsonProperty("min") Double min, @JsonProperty("max") Double max) {
+    static Spread of(List<Double> speedups) {
+      return speedups.isEmpty() ? new Spread(null, null) : new Spread(
+        speedups.stream().mapToDouble(Double::doubleValue).min().getAsDouble(),
+        speedups.stream().mapToDouble(Double::doubleValue).max().getAsDouble());
+    }
+  }
+
+  /**
+   * One Table III step: the median of the runs' ops/s, the median of their speed-ups over S.1
+   * of the same run (the stock baseline) and their min-max, and over S.1 on the secondary
+   * baseline; seconds is the median run's, regions the most any run ended with.
+   */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record Step(@JsonProperty("step") String step, @JsonProperty("config") String config,
     @JsonProperty("ops_per_s") double opsPerS, @JsonProperty("speedup") Double speedup,
+    @JsonProperty("runs") int runs, @JsonProperty("spread") Spread spread,
+    @JsonProperty("runs_ops_per_s") List<Double> runsOpsPerS,
+    @JsonProperty("speedup_vs_increasing_to_upper_bound") Double speedupVsIncreasing,
     @JsonProperty("paper_speedup") double paperSpeedup, @JsonProperty("seconds") double seconds,
     @JsonProperty("regions_at_end") int regionsAtEnd) {
   }
@@ -47,15 +87,27 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record Workload(@JsonProperty("default_ops_per_s") Double defaultOpsPerS,
     @JsonProperty("pcm_ops_per_s") Double pcmOpsPerS, @JsonProperty("speedup") Double speedup,
+    @JsonProperty("runs") int runs, @JsonProperty("spread") Spread spread,
+    @JsonProperty("increasing_to_upper_bound_ops_per_s") Double increasingOpsPerS,
+    @JsonProperty("speedup_vs_increasing_to_upper_bound") Double speedupVsIncreasing,
     @JsonProperty("paper_speedups") List<Double> paperSpeedups,
     @JsonProperty("datasets") List<Dataset> datasets) {
   }
 
-  /** One workload on one dataset size. */
+  /**
+   * One workload on one dataset size: median ops/s per side (default: the stock baseline), the
+   * median of the runs' speed-ups and their min-max, the per-run ops/s.
+   */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record Dataset(@JsonProperty("records") long records,
     @JsonProperty("default_ops_per_s") Double defaultOpsPerS,
-    @JsonProperty("pcm_ops_per_s") Double pcmOpsPerS, @JsonProperty("speedup") Double speedup) {
+    @JsonProperty("pcm_ops_per_s") Double pcmOpsPerS, @JsonProperty("speedup") Double speedup,
+    @JsonProperty("runs") int runs, @JsonProperty("spread") Spread spread,
+    @JsonProperty("increasing_to_upper_bound_ops_per_s") Double increasingOpsPerS,
+    @JsonProperty("speedup_vs_increasing_to_upper_bound") Double speedupVsIncreasing,
+    @JsonProperty("runs_default_ops_per_s") List<Double> runsDefaultOpsPerS,
+    @JsonProperty("runs_pcm_ops_per_s") List<Double> runsPcmOpsPerS,
+    @JsonProperty("runs_increasing_to_upper_bound_ops_per_s") List<Double> runsIncreasingOpsPerS) {
   }
 
   /** The mixes as classified. */
@@ -73,11 +125,24 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
     @JsonProperty("insert_share") Double insertShare) {
   }
 
-  /** The adaptation run: the second phase's switch time, each phase, the second phase's rates. */
+  /**
+   * The adaptation: the first run's switch time and phases, the second phase's rates (medians
+   * over the runs); PCM's speed-up over the stock baseline in the second phase (median of the
+   * runs') with its min-max, over the secondary baseline, and the RegionServer restarts seen
+   * across the runs (null: not observed).
+   */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record Adaptation(@JsonProperty("switch_s") Double switchS,
     @JsonProperty("phases") List<PhaseRow> phases,
-    @JsonProperty("second_phase") SecondPhase secondPhase) {
+    @JsonProperty("second_phase") SecondPhase secondPhase,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("speedup") Double speedup,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("runs") Integer runs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("spread") Spread spread,
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonProperty("speedup_vs_increasing_to_upper_bound") Double speedupVsIncreasing,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("restarts") Integer restarts,
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonProperty("runs_switch_s") List<Double> runsSwitchS) {
   }
 
   /** One phase: the class expected, the one that held (null: none), after how long. */
@@ -93,7 +158,9 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
     @JsonProperty("default_ops_per_s") Double defaultOpsPerS,
     @JsonProperty("first_policy_kept_ops_per_s") Double firstPolicyKeptOpsPerS,
     @JsonProperty("speedup_vs_default") Double speedupVsDefault,
-    @JsonProperty("speedup_vs_first_policy_kept") Double speedupVsFirstPolicyKept) {
+    @JsonProperty("speedup_vs_first_policy_kept") Double speedupVsFirstPolicyKept,
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonProperty("increasing_to_upper_bound_ops_per_s") Double increasingOpsPerS) {
   }
 
   /** A figure, or null when it is not a number (NaN or infinite). */
@@ -110,26 +177,43 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
     Scale scale = new Scale(r.scale.optionName(), r.scale.sizeDivisor(), r.scale.bulkRecords(),
       r.scale.datasets(), PcmBench.REGION_SERVERS, r.jvmHeapBytes);
     List<Step> table3 = new ArrayList<>();
-    for (PcmResults.Step s : r.table3InOrder()) {
-      table3.add(new Step(s.step().step(), s.step().config(), s.opsPerSec(),
-        figure(r.speedup(s)), s.step().paperSpeedup(), s.seconds(), s.regions()));
-    }
+    r.table3ByStep().forEach((t, runs) -> {
+      List<Double> ops = new ArrayList<>();
+      List<Double> speedups = new ArrayList<>();
+      List<Double> secondary = new ArrayList<>();
+      List<Double> seconds = new ArrayList<>();
+      int regions = 0;
+      for (PcmResults.Step s : runs) {
+        ops.add(s.opsPerSec());
+        seconds.add(s.seconds());
+        regions = Math.max(regions, s.regions());
+        double v = r.speedup(s);
+        if (!Double.isNaN(v)) {
+          speedups.add(v);
+        }
+        secondary.add(r.speedupVsSecondary(s));
+      }
+      table3.add(new Step(t.step(), t.config(), PcmResults.median(ops),
+        figure(PcmResults.median(speedups)), runs.size(), Spread.of(speedups), ops,
+        figure(PcmResults.median(secondary)), t.paperSpeedup(), PcmResults.median(seconds),
+        regions));
+    });
     Map<String, Workload> workloads = new LinkedHashMap<>();
     r.workloads.forEach((name, bySize) -> {
       // The top-level figures are those of the largest dataset; every size is listed below.
-      PcmResults.Workload top = null;
+      Dataset top = null;
       List<Dataset> datasets = new ArrayList<>();
       for (Map.Entry<Long, PcmResults.Workload> d : bySize.entrySet()) {
-        top = d.getValue();
-        datasets.add(new Dataset(d.getKey(), figure(top.defaultOps), figure(top.pcmOps),
-          figure(top.speedup())));
+        top = dataset(d.getKey(), d.getValue().sides);
+        datasets.add(top);
       }
       List<Double> paper = new ArrayList<>();
       for (double v : PcmResults.PAPER_FIG5.getOrDefault(name, new double[0])) {
         paper.add(v);
       }
-      workloads.put(name, new Workload(figure(top.defaultOps), figure(top.pcmOps),
-        figure(top.speedup()), paper, datasets));
+      workloads.put(name, new Workload(top.defaultOpsPerS(), top.pcmOpsPerS(), top.speedup(),
+        top.runs(), top.spread(), top.increasingOpsPerS(), top.speedupVsIncreasing(), paper,
+        datasets));
     });
     Classification classification = null;
     if (!r.classification.isEmpty()) {
@@ -149,11 +233,44 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
         phases.add(new PhaseRow(p.name(), p.expected().label(), label(p.classified()),
           figure(p.switchS()), p.opsPerSec()));
       }
+      PcmResults.Sides sides = r.adaptSides;
+      double pcm = sides.median(Side.PCM);
+      double stock = sides.median(Side.STOCK);
+      double kept = PcmResults.median(new ArrayList<>(r.adaptKept.values()));
+      List<Double> speedups = sides.speedups(Side.PCM, Side.STOCK);
+      List<Double> switches = new ArrayList<>();
+      for (List<PcmResults.Phase> run : r.phasesByRun.values()) {
+        switches.add(run.size() < 2 ? null : figure(run.get(1).switchS()));
+      }
       adaptation = new Adaptation(figure(r.switchSeconds()), phases, new SecondPhase(
-        figure(r.adaptPcmOps), figure(r.adaptDefaultOps), figure(r.adaptKeptOps),
-        figure(r.adaptPcmOps / r.adaptDefaultOps), figure(r.adaptPcmOps / r.adaptKeptOps)));
+        figure(pcm), figure(stock), figure(kept), figure(pcm / stock), figure(pcm / kept),
+        figure(sides.median(Side.INCREASING_TO_UPPER_BOUND))),
+        figure(PcmResults.median(speedups)), r.phasesByRun.size(), Spread.of(speedups),
+        figure(PcmResults.median(sides.speedups(Side.PCM, Side.INCREASING_TO_UPPER_BOUND))),
+        r.adaptRestarts < 0 ? null : r.adaptRestarts, switches);
     }
-    return new PcmResult(scale, r.seconds, table3, workloads, classification, adaptation,
+    List<Baseline> baselines = new ArrayList<>();
+    for (Side b : Side.BASELINES) {
+      baselines.add(new Baseline(b.label(), b.splitPolicy(), new ArrayList<>(
+        r.splitPolicies.getOrDefault(b, Set.of()))));
+    }
+    return new PcmResult(scale, r.seconds, r.runs, new Baselines(baselines.get(0),
+      baselines.get(1)), table3, workloads, classification, adaptation,
       r.failed.isEmpty() ? null : new LinkedHashMap<>(r.failed), r.monitoring);
+  }
+
+  /** One dataset's figures from its sides' runs. */
+  private static Dataset dataset(long records, PcmResults.Sides sides) {
+    List<Double> speedups = sides.speedups(Side.PCM, Side.STOCK);
+    double pcm = sides.median(Side.PCM);
+    double stock = sides.median(Side.STOCK);
+    // The runs compared: those with both sides, else those of the side that ran.
+    int runs = !speedups.isEmpty() ? speedups.size()
+      : Math.max(sides.runs(Side.PCM).size(), sides.runs(Side.STOCK).size());
+    return new Dataset(records, figure(stock), figure(pcm),
+      figure(PcmResults.median(speedups)), runs, Spread.of(speedups),
+      figure(sides.median(Side.INCREASING_TO_UPPER_BOUND)),
+      figure(PcmResults.median(sides.speedups(Side.PCM, Side.INCREASING_TO_UPPER_BOUND))),
+      sides.runs(Side.STOCK), sides.runs(Side.PCM), sides.runs(Side.INCREASING_TO_UPPER_BOUND));
   }
 }

@@ -19,22 +19,29 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.RegionSplitPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +85,10 @@ final class PcmRun {
   private final BenchMonitor monitor;
   private final PrintStream out;
   private int roots;
+  /** The repetition the jobs being built belong to (0 based): it rotates their sides' order. */
+  private int run;
+  /** Records the first adaptation run loaded; every later side loads as many. */
+  private long adaptRecords;
 
   PcmRun(TieredDfsCluster dfs, PcmScale scale, AdaptationManager manager, PcmResults results,
     BenchMonitor monitor, PrintStream out) {
@@ -90,17 +101,84 @@ final class PcmRun {
   }
 
   /**
-   * Runs the jobs grouped by cluster settings, one cluster per distinct {@link Spec} in the
-   * order they first appear: the jobs are independent (each loads its own tables), and a
-   * cluster start and stop costs more than most jobs at the small scales. A failed job fails
-   * its part; its part's later jobs are skipped.
+   * Makes the jobs built next those of repetition {@code r} (0 based): each comparison's sides
+   * run in an order rotated by {@code r}, so that no side always runs first on a fresh cluster.
+   */
+  void repetition(int r) {
+    this.run = r;
+  }
+
+  /** {@code list} rotated left by {@code by} places. */
+  static <T> List<T> rotate(List<T> list, int by) {
+    List<T> out = new ArrayList<>(list);
+    if (!out.isEmpty()) {
+      java.util.Collections.rotate(out, -(by % out.size()));
+    }
+    return out;
+  }
+
+  /**
+   * Creates {@code t} with one family for {@code side}: the secondary baseline's split policy
+   * set on the table, the stock one left to HBase's default.
+   */
+  static void createTable(Admin admin, TableName t, Side side, int regions) throws IOException {
+    TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(t)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(YcsbTable.DEFAULT_FAMILY));
+    if (side.splitPolicy() != null) {
+      tb.setRegionSplitPolicyClassName(side.splitPolicy());
+    }
+    if (regions <= 1) {
+      admin.createTable(tb.build());
+    } else {
+      admin.createTable(tb.build(), YcsbTable.splitKeys(regions));
+    }
+  }
+
+  /**
+   * Records the split policy class the RegionServers resolve for {@code t}'s regions (from the
+   * region's table descriptor and the server's configuration, as HRegion does when it opens),
+   * as the one {@code side} ran under.
+   */
+  void recordSplitPolicy(EmbeddedHBase h, TableName t, Side side) throws IOException {
+    for (int i = 0; i < h.regionServerCount(); i++) {
+      HRegionServer rs = h.regionServer(i);
+      for (HRegion region : rs.getRegions(t)) {
+        String used = RegionSplitPolicy.getSplitPolicyClass(region.getTableDescriptor(),
+          rs.getConfiguration()).getName();
+        results.splitPolicy(side, used);
+        if (side.splitPolicy() != null && !side.splitPolicy().equals(used)) {
+          LOG.warn("{} baseline: table {} set split policy {} but region {} on {} resolved {}",
+            side.label(), t, side.splitPolicy(), region.getRegionInfo().getEncodedName(),
+            rs.getServerName(), used);
+        }
+      }
+    }
+  }
+
+  /**
+   * The jobs in their order, each run of consecutive jobs with the same {@link Spec} one group
+   * (one cluster): a cluster start and stop costs more than most jobs at the small scales, but
+   * jobs are never moved ahead of others, so that the order a repetition gives its sides (e.g.
+   * PCM's clusters before the baselines') is the order they run in.
+   */
+  static List<Map.Entry<Spec, List<Job>>> groups(List<Job> jobs) {
+    List<Map.Entry<Spec, List<Job>>> groups = new ArrayList<>();
+    for (Job j : jobs) {
+      if (groups.isEmpty() || !groups.get(groups.size() - 1).getKey().equals(j.spec())) {
+        groups.add(Map.entry(j.spec(), new ArrayList<>()));
+      }
+      groups.get(groups.size() - 1).getValue().add(j);
+    }
+    return groups;
+  }
+
+  /**
+   * Runs the jobs in their {@link #groups}, a fresh cluster per group: the jobs are
+   * independent (each loads its own tables). A failed job fails its part; its part's later jobs
+   * are skipped.
    */
   void runGrouped(List<Job> jobs) {
-    Map<Spec, List<Job>> groups = new LinkedHashMap<>();
-    for (Job j : jobs) {
-      groups.computeIfAbsent(j.spec(), k -> new ArrayList<>()).add(j);
-    }
-    for (Map.Entry<Spec, List<Job>> g : groups.entrySet()) {
+    for (Map.Entry<Spec, List<Job>> g : groups(jobs)) {
       Spec sp = g.getKey();
       monitor.phase("start " + sp.label());
       try (EmbeddedHBase h = start(sp.label(), sp.heapGb(), sp.memstoreShare(),
@@ -179,19 +257,37 @@ final class PcmRun {
       PcmBench.PAPER_NODE_RAM, datasetBytes, regions);
   }
 
-  /** Table III: S.1 to S.9, grouped by heap (a restart) in the paper's order within each. */
+  /**
+   * Table III: S.1 to S.9, grouped by heap (a restart); S.1 also on the secondary baseline.
+   * Repetition r rotates the heap groups and the steps within each by r places.
+   */
   void table3(List<Job> jobs) {
     int presplit = preSplitRegions();
+    int r = run;
     Map<Double, List<Table3Step>> byHeap = new LinkedHashMap<>();
     for (Table3Step s : Table3Step.STEPS) {
       byHeap.computeIfAbsent(s.heapGb(), k -> new ArrayList<>()).add(s);
     }
-    for (Map.Entry<Double, List<Table3Step>> e : byHeap.entrySet()) {
-      jobs.add(new Job("table3", "steps with a " + e.getKey().intValue() + " GB heap",
-        new Spec(e.getKey(), PcmBench.DEFAULT_SHARE, PcmBench.DEFAULT_SHARE), (h, admin) -> {
-        for (Table3Step s : e.getValue()) {
-          TableName t = TableName.valueOf("t3_" + s.step().replace('.', '_'));
+    for (Map.Entry<Double, List<Table3Step>> e : rotate(new ArrayList<>(byHeap.entrySet()), r)) {
+      List<Map.Entry<Table3Step, Side>> steps = new ArrayList<>();
+      for (Table3Step s : e.getValue()) {
+        steps.add(Map.entry(s, Side.STOCK));
+        if (s.step().equals("S.1")) {
+          steps.add(Map.entry(s, Side.INCREASING_TO_UPPER_BOUND));
+        }
+      }
+      jobs.add(new Job("table3", "steps with a " + e.getKey().intValue() + " GB heap, run "
+        + (r + 1), new Spec(e.getKey(), PcmBench.DEFAULT_SHARE, PcmBench.DEFAULT_SHARE),
+        (h, admin) -> {
+        for (Map.Entry<Table3Step, Side> step : rotate(steps, r)) {
+          Table3Step s = step.getKey();
+          Side side = step.getValue();
+          TableName t = TableName.valueOf("t3_" + s.step().replace('.', '_')
+            + (side == Side.STOCK ? "" : "_itub"));
           TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(t);
+          if (side.splitPolicy() != null) {
+            tb.setRegionSplitPolicyClassName(side.splitPolicy());
+          }
           ColumnFamilyDescriptorBuilder fb = ColumnFamilyDescriptorBuilder.newBuilder(
             LoadDriver.FAMILY);
           if (s.flushMb() > 0) {
@@ -215,10 +311,17 @@ final class PcmRun {
             new LoadDriver.KeySpace(), scale.writeThreads(), Double.MAX_VALUE,
             scale.bulkRecords());
           int regions = admin.getRegions(t).size();
-          results.table3(s, o.opsPerSec(), o.seconds(), regions);
-          out.printf(Locale.ROOT, "[pcm] Table III %s (%s): %,.0f ops/s over %.1f s, %d "
-            + "region(s) at the end%n", s.step(), s.config(), o.opsPerSec(), o.seconds(),
-            regions);
+          if (!s.preSplit()) {
+            recordSplitPolicy(h, t, side);
+          }
+          if (side == Side.STOCK) {
+            results.table3(s, r, o.opsPerSec(), o.seconds(), regions);
+          } else {
+            results.table3Secondary(r, o.opsPerSec());
+          }
+          out.printf(Locale.ROOT, "[pcm] Table III %s (%s, %s, run %d): %,.0f ops/s over %.1f s, "
+            + "%d region(s) at the end%n", s.step(), s.config(), side.label(), r + 1,
+            o.opsPerSec(), o.seconds(), regions);
           YcsbTable.dropIfExists(admin, t);
         }
       }));
@@ -241,61 +344,85 @@ final class PcmRun {
   void workloads(List<Job> jobs) {
     List<Mix> mixes = List.of(Mix.BULK_LOAD, Mix.WO_UPDATE, Mix.RO_READ, Mix.RO_SCAN,
       Mix.MIX_RW);
+    int r = run;
     for (long records : scale.datasets()) {
-      // Default: one cluster, the table loaded into one region, every workload on it.
-      jobs.add(new Job("workloads", "default, " + records + " records",
-        DEFAULT_SPEC, (h, admin) -> {
-        TableName t = TableName.valueOf("wl_default_" + records);
-        YcsbTable.create(admin, t, "family", 1);
+      // The sides in rotated order; the baselines share their cluster (same heap settings).
+      for (Side side : rotate(List.of(Side.STOCK, Side.PCM, Side.INCREASING_TO_UPPER_BOUND), r)) {
+        if (side == Side.PCM) {
+          pcmWorkloads(jobs, mixes, records, r);
+        } else {
+          baselineWorkloads(jobs, mixes, records, r, side);
+        }
+      }
+    }
+  }
+
+  /**
+   * A baseline's side: the table loaded into one region under the baseline's split policy,
+   * every workload on it, one after the other.
+   */
+  private void baselineWorkloads(List<Job> jobs, List<Mix> mixes, long records, int r,
+    Side side) {
+    jobs.add(new Job("workloads", side.label() + ", " + records + " records, run " + (r + 1),
+      DEFAULT_SPEC, (h, admin) -> {
+      TableName t = TableName.valueOf("wl_" + (side == Side.STOCK ? "default" : "itub") + "_"
+        + records);
+      createTable(admin, t, side, 1);
+      LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+      for (Mix m : mixes) {
+        if (m.readOnly() && m == Mix.RO_READ) {
+          compact(admin, t);
+        }
+        double ops = measure(h, t, m, keys, records);
+        results.workload(m.name(), records, r, side, ops);
+        if (m == Mix.BULK_LOAD) {
+          recordSplitPolicy(h, t, side);
+        }
+      }
+      YcsbTable.dropIfExists(admin, t);
+    }));
+  }
+
+  /** PCM's side of the per-workload comparison, on a cluster per set of restart settings. */
+  private void pcmWorkloads(List<Job> jobs, List<Mix> mixes, long records, int r) {
+    // A cluster per set of restart settings (heap, its shares), each loaded under the BL
+    // policy (pre-split), then the class's policy applied online and the workload run.
+    Map<String, List<Mix>> byRestart = new LinkedHashMap<>();
+    Map<String, Recommendation> recs = new LinkedHashMap<>();
+    for (Mix m : mixes) {
+      Recommendation rec = manager.recommend(m.expected(), facts(records * 1000, 1));
+      String key = restartKey(rec);
+      byRestart.computeIfAbsent(key, k -> new ArrayList<>()).add(m);
+      recs.putIfAbsent(key, rec);
+    }
+    for (Map.Entry<String, List<Mix>> e : byRestart.entrySet()) {
+      Recommendation rec = recs.get(e.getKey());
+      jobs.add(new Job("workloads", "PCM " + e.getValue().get(0).name() + ", " + records
+        + " records, run " + (r + 1), new Spec(rec.heapBytes() / (double) (1L << 30),
+          share(rec, PolicyKey.GLOBAL_MEMSTORE), share(rec, PolicyKey.BLOCK_CACHE)),
+        (h, admin) -> {
+        TableName t = TableName.valueOf("wl_pcm_" + records);
+        Recommendation bl = manager.recommend(WorkloadClass.BL, facts(records * 1000, 1));
+        YcsbTable.create(admin, t, "family", bl.preSplitRegions());
+        applyPolicy(admin, t, bl);
         LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
-        for (Mix m : mixes) {
-          if (m.readOnly() && m == Mix.RO_READ) {
-            compact(admin, t);
+        if (!e.getValue().contains(Mix.BULK_LOAD)) {
+          LoadDriver.run(h.connection(), t, Mix.BULK_LOAD, keys, scale.writeThreads(),
+            Double.MAX_VALUE, records);
+        }
+        for (Mix m : e.getValue()) {
+          if (m != Mix.BULK_LOAD) {
+            applyPolicy(admin, t, manager.recommend(m.expected(),
+              facts(records * 1000, admin.getRegions(t).size())));
+            if (m.readOnly()) {
+              compact(admin, t);
+            }
           }
           double ops = measure(h, t, m, keys, records);
-          results.workload(m.name(), records, true, ops);
+          results.workload(m.name(), records, r, Side.PCM, ops);
         }
         YcsbTable.dropIfExists(admin, t);
       }));
-      // PCM: a cluster per set of restart settings (heap, its shares), each loaded under the
-      // BL policy (pre-split), then the class's policy applied online and the workload run.
-      Map<String, List<Mix>> byRestart = new LinkedHashMap<>();
-      Map<String, Recommendation> recs = new LinkedHashMap<>();
-      for (Mix m : mixes) {
-        Recommendation r = manager.recommend(m.expected(), facts(records * 1000, 1));
-        String key = restartKey(r);
-        byRestart.computeIfAbsent(key, k -> new ArrayList<>()).add(m);
-        recs.putIfAbsent(key, r);
-      }
-      for (Map.Entry<String, List<Mix>> e : byRestart.entrySet()) {
-        Recommendation r = recs.get(e.getKey());
-        jobs.add(new Job("workloads", "PCM " + e.getValue().get(0).name() + ", " + records
-          + " records", new Spec(r.heapBytes() / (double) (1L << 30),
-            share(r, PolicyKey.GLOBAL_MEMSTORE), share(r, PolicyKey.BLOCK_CACHE)),
-          (h, admin) -> {
-          TableName t = TableName.valueOf("wl_pcm_" + records);
-          Recommendation bl = manager.recommend(WorkloadClass.BL, facts(records * 1000, 1));
-          YcsbTable.create(admin, t, "family", bl.preSplitRegions());
-          applyPolicy(admin, t, bl);
-          LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
-          if (!e.getValue().contains(Mix.BULK_LOAD)) {
-            LoadDriver.run(h.connection(), t, Mix.BULK_LOAD, keys, scale.writeThreads(),
-              Double.MAX_VALUE, records);
-          }
-          for (Mix m : e.getValue()) {
-            if (m != Mix.BULK_LOAD) {
-              applyPolicy(admin, t, manager.recommend(m.expected(),
-                facts(records * 1000, admin.getRegions(t).size())));
-              if (m.readOnly()) {
-                compact(admin, t);
-              }
-            }
-            double ops = measure(h, t, m, keys, records);
-            results.workload(m.name(), records, false, ops);
-          }
-          YcsbTable.dropIfExists(admin, t);
-        }));
-      }
     }
   }
 
@@ -430,97 +557,160 @@ final class PcmRun {
   /**
    * A bulk load into an empty table, then a read-mostly phase (YCSB B), under the watch loop:
    * monitor, classify, and on a change of class apply its policy online. The second phase's
-   * throughput after the switch is compared with tables that kept the default and the BL
-   * policy, on the same cluster, loaded with the same records.
+   * throughput after the switch is compared with tables on the same cluster, loaded with the
+   * same records, under the two baselines (in an order rotated with the PCM table's by the
+   * repetition) and, last, with the BL policy kept. The RegionServers' start codes before and
+   * after give the restarts the adaptation took.
    */
   void adaptation(List<Job> jobs) {
     Mix readMostly = Mix.YCSB.get(1);
-    jobs.add(new Job("adaptation", "bulk load then read-mostly",
+    int r = run;
+    jobs.add(new Job("adaptation", "bulk load then read-mostly, run " + (r + 1),
       DEFAULT_SPEC, (h, admin) -> {
-      TableName t = TableName.valueOf("adapt_pcm");
-      YcsbTable.create(admin, t, "family", 1);
-      LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
-      WorkloadMonitor mon = monitor(admin, t);
-      mon.observe(); // the empty table: a load into it is BL
-      AtomicBoolean stop = new AtomicBoolean();
-      ExecutorService pool = Executors.newSingleThreadExecutor();
-      List<PcmResults.Phase> phases = new ArrayList<>();
-      try {
-        for (Mix phase : List.of(Mix.BULK_LOAD, readMostly)) {
-          stop.set(false);
-          long p0 = System.nanoTime();
-          // The load phase runs for a time, not a record count: long enough for a full window
-          // and the hysteresis whatever the machine's speed, and at least the scale's dataset.
-          double loadSeconds = Math.max(scale.runSeconds(), (scale.windowSamples()
-            + scale.stableWindows() + 3) * scale.monitorIntervalMs() / 1000.0);
-          Future<LoadDriver.Outcome> load = pool.submit(() -> LoadDriver.run(h.connection(), t,
-            phase, keys, phase == Mix.BULK_LOAD ? scale.writeThreads() : scale.readThreads(),
-            phase == Mix.BULK_LOAD ? loadSeconds : Double.MAX_VALUE, 0, stop));
-          WorkloadClass switched = null;
-          double switchS = Double.NaN;
-          LoadDriver.Outcome measured;
-          for (int i = 0; !load.isDone() || phase != Mix.BULK_LOAD; i++) {
-            Thread.sleep(scale.monitorIntervalMs());
-            WorkloadMonitor.Observation o = mon.observe();
-            if (o.changed().isPresent() && switched == null) {
-              switched = o.changed().get();
-              int changes = applyPolicy(admin, t, manager.recommend(switched,
-                facts(o.sample().dataBytes(), o.sample().regions())));
-              switchS = (System.nanoTime() - p0) / 1e9;
-              out.printf(Locale.ROOT, "[pcm] adaptation %s: classified %s, policy applied "
-                + "(%d online change(s)) %.1f s after the phase began%n", phase.name(), switched,
-                changes, switchS);
-              if (phase != Mix.BULK_LOAD) {
-                break;
-              }
-            }
-            if (phase != Mix.BULK_LOAD && i >= scale.classifyMaxSamples() * 2) {
-              break;
-            }
-          }
-          if (phase != Mix.BULK_LOAD) {
-            // The second phase's throughput under the new policy, measured on its own.
-            stop.set(true);
-            load.get(2, TimeUnit.MINUTES);
-            measured = LoadDriver.run(h.connection(), t, phase, keys, scale.readThreads(),
-              scale.runSeconds(), 0);
-          } else {
-            measured = load.get(10, TimeUnit.MINUTES);
-          }
-          phases.add(new PcmResults.Phase(phase.name(), phase.expected(), switched, switchS,
-            measured.opsPerSec()));
+      Collection<ServerName> before = admin.getRegionServers();
+      Map<Side, Double> second = new LinkedHashMap<>();
+      List<PcmResults.Phase> phases = null;
+      for (Side side : rotate(List.of(Side.PCM, Side.STOCK, Side.INCREASING_TO_UPPER_BOUND),
+        r)) {
+        if (side == Side.PCM) {
+          phases = watched(h, admin, readMostly);
+          second.put(side, phases.get(1).opsPerSec());
+        } else {
+          second.put(side, secondPhaseOn(h, admin, side == Side.STOCK ? "adapt_default"
+            : "adapt_itub", side, null, readMostly));
         }
-      } finally {
-        stop.set(true);
-        pool.shutdownNow();
       }
-      // The same second phase on tables that kept the default and the first phase's policy.
-      double pcmOps = phases.get(1).opsPerSec();
-      long loaded = keys.inserted();
-      double defaultOps = secondPhaseOn(h, admin, "adapt_default", null, loaded, readMostly);
-      double keptOps = secondPhaseOn(h, admin, "adapt_kept_bl", WorkloadClass.BL, loaded,
+      double keptOps = secondPhaseOn(h, admin, "adapt_kept_bl", Side.STOCK, WorkloadClass.BL,
         readMostly);
-      results.adaptation(phases, pcmOps, defaultOps, keptOps);
-      for (String name : List.of("adapt_pcm", "adapt_default", "adapt_kept_bl")) {
+      int restarts = restarts(before, admin.getRegionServers());
+      out.printf(Locale.ROOT, "[pcm] adaptation run %d: %d RegionServer restart(s) seen "
+        + "(start codes before and after)%n", r + 1, restarts);
+      results.adaptation(r, phases, second, keptOps, restarts);
+      for (String name : List.of("adapt_pcm", "adapt_default", "adapt_itub", "adapt_kept_bl")) {
         YcsbTable.dropIfExists(admin, TableName.valueOf(name));
       }
     }));
   }
 
-  private double secondPhaseOn(EmbeddedHBase h, Admin admin, String name, WorkloadClass policy,
-    long records, Mix phase) throws Exception {
-    TableName t = TableName.valueOf(name);
+  /**
+   * RegionServers of {@code before} that are not in {@code after} with the same start code:
+   * each was restarted (or is gone).
+   */
+  static int restarts(Collection<ServerName> before, Collection<ServerName> after) {
+    Set<ServerName> now = new HashSet<>(after);
+    int n = 0;
+    for (ServerName s : before) {
+      if (!now.contains(s)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * PCM's table: the bulk load then the read-mostly phase under the watch loop; returns both
+   * phases. The first run loads for a time (long enough for a window and the hysteresis); it
+   * sets the records every later table loads, this one's included in later runs.
+   */
+  private List<PcmResults.Phase> watched(EmbeddedHBase h, Admin admin, Mix readMostly)
+    throws Exception {
+    TableName t = TableName.valueOf("adapt_pcm");
     YcsbTable.create(admin, t, "family", 1);
+    LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+    long limit = adaptRecords;
+    WorkloadMonitor mon = monitor(admin, t);
+    mon.observe(); // the empty table: a load into it is BL
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    List<PcmResults.Phase> phases = new ArrayList<>();
+    try {
+      for (Mix phase : List.of(Mix.BULK_LOAD, readMostly)) {
+        stop.set(false);
+        long p0 = System.nanoTime();
+        // The first run's load phase runs for a time, not a record count: long enough for a
+        // full window and the hysteresis whatever the machine's speed; later runs load as many
+        // records as it did, so that every table of every run holds the same data.
+        double loadSeconds = Math.max(scale.runSeconds(), (scale.windowSamples()
+          + scale.stableWindows() + 3) * scale.monitorIntervalMs() / 1000.0);
+        boolean counted = phase == Mix.BULK_LOAD && limit > 0;
+        Future<LoadDriver.Outcome> load = pool.submit(() -> LoadDriver.run(h.connection(), t,
+          phase, keys, phase == Mix.BULK_LOAD ? scale.writeThreads() : scale.readThreads(),
+          phase == Mix.BULK_LOAD && !counted ? loadSeconds : Double.MAX_VALUE,
+          counted ? limit : 0, stop));
+        WorkloadClass switched = null;
+        double switchS = Double.NaN;
+        LoadDriver.Outcome measured;
+        for (int i = 0; !load.isDone() || phase != Mix.BULK_LOAD; i++) {
+          Thread.sleep(scale.monitorIntervalMs());
+          WorkloadMonitor.Observation o = mon.observe();
+          if (o.changed().isPresent() && switched == null) {
+            switched = o.changed().get();
+            int changes = applyPolicy(admin, t, manager.recommend(switched,
+              facts(o.sample().dataBytes(), o.sample().regions())));
+            switchS = (System.nanoTime() - p0) / 1e9;
+            out.printf(Locale.ROOT, "[pcm] adaptation %s: classified %s, policy applied "
+              + "(%d online change(s)) %.1f s after the phase began%n", phase.name(), switched,
+              changes, switchS);
+            if (phase != Mix.BULK_LOAD) {
+              break;
+            }
+          }
+          if (phase != Mix.BULK_LOAD && i >= scale.classifyMaxSamples() * 2) {
+            break;
+          }
+        }
+        if (phase != Mix.BULK_LOAD) {
+          // The second phase's throughput under the new policy, measured on its own.
+          stop.set(true);
+          load.get(2, TimeUnit.MINUTES);
+          measured = LoadDriver.run(h.connection(), t, phase, keys, scale.readThreads(),
+            scale.runSeconds(), 0);
+          out.printf(Locale.ROOT, "[pcm] adaptation: %s on the PCM table after the switch: "
+            + "%,.0f ops/s%n", phase.name(), measured.opsPerSec());
+        } else {
+          measured = load.get(10, TimeUnit.MINUTES);
+        }
+        phases.add(new PcmResults.Phase(phase.name(), phase.expected(), switched, switchS,
+          measured.opsPerSec()));
+      }
+    } finally {
+      stop.set(true);
+      pool.shutdownNow();
+    }
+    if (adaptRecords == 0) {
+      adaptRecords = keys.inserted();
+    }
+    return phases;
+  }
+
+  /**
+   * The second phase on a table of {@code side} with {@code policy} (null: none) applied,
+   * loaded with the records of the first PCM table.
+   */
+  private double secondPhaseOn(EmbeddedHBase h, Admin admin, String name, Side side,
+    WorkloadClass policy, Mix phase) throws Exception {
+    long records = adaptRecords;
+    if (records == 0) {
+      records = scale.datasets().get(0);
+      LOG.warn("adaptation: {} runs before any PCM table was loaded; loading {} records",
+        name, records);
+    }
+    TableName t = TableName.valueOf(name);
+    createTable(admin, t, side, 1);
     if (policy != null) {
       applyPolicy(admin, t, manager.recommend(policy, facts(records * 1000, 1)));
     }
     LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
     LoadDriver.run(h.connection(), t, Mix.BULK_LOAD, keys, scale.writeThreads(),
       Double.MAX_VALUE, records);
+    if (policy == null) {
+      recordSplitPolicy(h, t, side);
+    }
     LoadDriver.Outcome o = LoadDriver.run(h.connection(), t, phase, keys, scale.readThreads(),
       scale.runSeconds(), 0);
-    out.printf(Locale.ROOT, "[pcm] adaptation: %s with %s kept: %,.0f ops/s%n", phase.name(),
-      policy == null ? "the default" : "the " + policy + " policy", o.opsPerSec());
+    out.printf(Locale.ROOT, "[pcm] adaptation: %s on %s: %,.0f ops/s%n", phase.name(),
+      policy == null ? "the " + side.label() + " baseline" : "the " + policy + " policy kept",
+      o.opsPerSec());
     return o.opsPerSec();
   }
 }

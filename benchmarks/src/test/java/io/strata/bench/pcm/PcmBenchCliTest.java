@@ -16,7 +16,7 @@ public class PcmBenchCliTest {
     CliRun r = CliRun.of(PcmBench::run, "--help");
     assertEquals(0, r.code());
     for (String o : new String[] { "Usage: strata bench pcm", "--scale=quick|full",
-      "--parts=P,P", "--json=FILE", "--out=DIR", "--monitor-ms=MS", "--work-dir=DIR",
+      "--runs=N", "--parts=P,P", "--json=FILE", "--out=DIR", "--monitor-ms=MS", "--work-dir=DIR",
       "--help" }) {
       assertTrue(o + " in\n" + r.out(), r.out().contains(o));
     }
@@ -25,8 +25,10 @@ public class PcmBenchCliTest {
   @Test
   public void badInputNamesTheOptionAndExitsWith2() throws Exception {
     String[][] cases = { { "--no-such-option" }, { "--scale", "huge" },
-      { "--parts", "table3,nope" }, { "--monitor-ms", "-1" } };
-    String[] named = { "--no-such-option", "--scale", "--parts", "--monitor-ms" };
+      { "--parts", "table3,nope" }, { "--monitor-ms", "-1" }, { "--runs", "0" },
+      { "--runs", "three" } };
+    String[] named = { "--no-such-option", "--scale", "--parts", "--monitor-ms", "--runs",
+      "--runs" };
     for (int i = 0; i < cases.length; i++) {
       CliRun r = CliRun.of(PcmBench::run, cases[i]);
       assertEquals(String.join(" ", cases[i]) + ": " + r.err(), 2, r.code());

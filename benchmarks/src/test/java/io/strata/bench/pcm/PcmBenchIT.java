@@ -21,8 +21,11 @@ import org.junit.Test;
 /**
  * {@code strata bench pcm} end to end at a tiny scale on three embedded RegionServers, for the
  * parts that run on one cluster: the eight mixes classified from the cluster's metrics, and the
- * adaptation from a bulk load to a read-mostly phase under the watch loop; the JSON has their
- * checked fields and the report is written. Table III and the per-workload part restart HBase
+ * adaptation from a bulk load to a read-mostly phase under the watch loop, twice (the second
+ * run with its sides rotated) against both baselines; the JSON has their checked fields (the
+ * adaptation's median speed-up within its spread, no RegionServer restarted, the stock
+ * baseline's tables under HBase 2.6's default SteppingSplitPolicy and the secondary's under
+ * IncreasingToUpperBoundRegionSplitPolicy) and the report is written. Table III and the per-workload part restart HBase
  * for each heap setting (six clusters, 3 to 7 minutes here even at this scale): they are run by
  * the benchmark, not in the test suite.
  */
@@ -37,7 +40,7 @@ public class PcmBenchIT {
     File out = new File(config.workDir(), "report");
     File json = new File(config.workDir(), "pcm.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), out, json, 500,
+    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), 2, out, json, 500,
       new PrintStream(buf, true, StandardCharsets.UTF_8));
     String console = buf.toString(StandardCharsets.UTF_8);
     System.out.print(console);
@@ -54,8 +57,37 @@ public class PcmBenchIT {
     // The bulk load is seen as one: the table was empty when the watch began.
     assertEquals(a.toString(), "BL", a.path("phases").get(0).path("classified").asText());
 
+    // Two runs; the adaptation's speed-up over stock is the median of the runs', within their
+    // spread; the heap shares are not changed online here and nothing restarts.
+    assertEquals(doc.toString(), 2, doc.path("runs").asInt());
+    assertEquals(a.toString(), 2, a.path("runs").asInt());
+    assertEquals(a.toString(), 2, a.path("runs_switch_s").size());
+    double speedup = a.path("speedup").asDouble(-1);
+    JsonNode spread = a.path("spread");
+    assertTrue(a.toString(), speedup > 0 && spread.path("min").isNumber()
+      && spread.path("min").asDouble() <= speedup && speedup <= spread.path("max").asDouble());
+    assertEquals(a.toString(), 0, a.path("restarts").asInt(-1));
+    assertTrue(a.toString(), a.path("speedup_vs_increasing_to_upper_bound").asDouble() > 0);
+    assertTrue(a.toString(), a.path("second_phase").path("increasing_to_upper_bound_ops_per_s")
+      .asDouble() > 0);
+    // The baselines by name, and the split policy each one's tables really ran under.
+    JsonNode primary = doc.path("baselines").path("primary");
+    JsonNode secondary = doc.path("baselines").path("secondary");
+    assertEquals(primary.toString(), "stock", primary.path("name").asText());
+    assertTrue(primary.toString(), primary.path("split_policy_set").isNull());
+    assertEquals(primary.toString(), "[\"org.apache.hadoop.hbase.regionserver.SteppingSplitPolicy\"]",
+      primary.path("split_policy_used").toString());
+    assertEquals(secondary.toString(), "increasing-to-upper-bound",
+      secondary.path("name").asText());
+    assertEquals(secondary.toString(),
+      "[\"org.apache.hadoop.hbase.regionserver.IncreasingToUpperBoundRegionSplitPolicy\"]",
+      secondary.path("split_policy_used").toString());
+
     String md = Files.readString(new File(out, PcmReport.MARKDOWN).toPath());
     assertTrue(md, md.contains("Classification:"));
+    assertTrue(md, md.contains("primary `stock`") && md.contains(
+      "secondary `increasing-to-upper-bound`") && md.contains("RegionServer restarts during the "
+      + "adaptation: 0."));
     // Monitored every 500 ms, the RegionServers read while the mixes ran.
     JsonNode m = MonitoringAssertions.assertMonitored(doc, new File(out, BenchMonitor.PNG), true);
     assertTrue(m.path("phases").toString(), MonitoringAssertions.measuredIn(m, "classification",
