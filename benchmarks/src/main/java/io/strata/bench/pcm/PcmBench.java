@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.bench.common.BenchCommand;
 import io.strata.bench.common.BenchJson;
 import io.strata.bench.common.BenchOptions;
+import io.strata.bench.common.RunLabels;
 import io.strata.cli.CommandLines;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.local.LocalClusterConfig;
@@ -198,6 +199,9 @@ public final class PcmBench {
       Side.INCREASING_TO_UPPER_BOUND.label(), Side.INCREASING_TO_UPPER_BOUND.splitPolicy(),
       outDir);
     AdaptationManager manager = new AdaptationManager(PolicyLoader.load(null));
+    // Decided as the run starts: the commit measured, HBase's client transport, no media emulation.
+    RunLabels labels = RunLabels.now(RunLabels.clientTransport(config.hbaseOverrides()::get),
+      RunLabels.NO_EMULATION);
     try (TieredDfsCluster dfs = TieredDfsCluster.start(config);
       BenchMonitor monitor = BenchMonitor.start(monitorMs, true)) {
       PcmRun b = new PcmRun(dfs, scale, manager, results, monitor, out);
@@ -235,7 +239,7 @@ public final class PcmBench {
       }
     }
     results.seconds((System.nanoTime() - started) / 1e9);
-    PcmResult result = PcmResult.of(results);
+    PcmResult result = PcmResult.of(labels, results);
     List<File> written = new PcmReport(result, scale).write(outDir);
     if (json != null) {
       BenchJson.write(json, result);

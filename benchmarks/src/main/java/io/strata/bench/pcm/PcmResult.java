@@ -3,6 +3,7 @@ package io.strata.bench.pcm;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.bench.common.RunLabels;
 import io.strata.pcm.WorkloadClass;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +25,9 @@ import java.util.Set;
  * measured, so that a document of the bench before them reads and writes back unchanged.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") double seconds,
+record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") String date,
+  @JsonProperty("transport") String transport, @JsonProperty("emulation") String emulation,
+  @JsonProperty("scale") Scale scale, @JsonProperty("seconds") double seconds,
   @JsonProperty("runs") Integer runs,
   @JsonProperty("baselines") Baselines baselines,
   @JsonProperty("table3") List<Step> table3,
@@ -174,6 +177,15 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
 
   /** The Result of a run's measurements. */
   static PcmResult of(PcmResults r) {
+    return of(null, r);
+  }
+
+  /**
+   * The record of a run labelled as every kept result is (commit, date, transport, emulation:
+   * io.strata.bench.common.RunLabels); {@code labels} null leaves them out, as in a document of
+   * the bench before it labelled its results.
+   */
+  static PcmResult of(RunLabels labels, PcmResults r) {
     Scale scale = new Scale(r.scale.optionName(), r.scale.sizeDivisor(), r.scale.bulkRecords(),
       r.scale.datasets(), PcmBench.REGION_SERVERS, r.jvmHeapBytes);
     List<Step> table3 = new ArrayList<>();
@@ -254,7 +266,9 @@ record PcmResult(@JsonProperty("scale") Scale scale, @JsonProperty("seconds") do
       baselines.add(new Baseline(b.label(), b.splitPolicy(), new ArrayList<>(
         r.splitPolicies.getOrDefault(b, Set.of()))));
     }
-    return new PcmResult(scale, r.seconds, r.runs, new Baselines(baselines.get(0),
+    return new PcmResult(labels == null ? null : labels.commit(),
+      labels == null ? null : labels.date(), labels == null ? null : labels.transport(),
+      labels == null ? null : labels.emulation(), scale, r.seconds, r.runs, new Baselines(baselines.get(0),
       baselines.get(1)), table3, workloads, classification, adaptation,
       r.failed.isEmpty() ? null : new LinkedHashMap<>(r.failed), r.monitoring);
   }

@@ -18,6 +18,7 @@ import io.strata.pcm.WorkloadMonitor;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
@@ -85,6 +87,8 @@ final class PcmRun {
   private final BenchMonitor monitor;
   private final PrintStream out;
   private int roots;
+  /** The HBase root of the group running now, deleted when its cluster has stopped. */
+  private String root;
   /** The repetition the jobs being built belong to (0 based): it rotates their sides' order. */
   private int run;
   /** Records the first adaptation run loaded; every later side loads as many. */
@@ -212,7 +216,32 @@ final class PcmRun {
             fail(j.part(), "cluster " + sp.label(), e);
           }
         }
+      } finally {
+        dropRoot();
       }
+    }
+  }
+
+  /**
+   * Deletes the HBase root of the group just run: every group loads its own tables into a root
+   * of its own, and with repetitions the roots would otherwise fill the disk long before the run
+   * ends. A root that cannot be deleted stops the run rather than let the next groups fill it.
+   */
+  private void dropRoot() {
+    if (root == null) {
+      return;
+    }
+    Path p = new Path(root);
+    try {
+      if (!dfs.fileSystem().delete(p, true) && dfs.fileSystem().exists(p)) {
+        throw new IOException("delete returned false");
+      }
+      LOG.info("Deleted the finished group's HBase root {}", p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete the finished group's HBase root " + p
+        + "; stopping so that the next groups do not fill the disk", e);
+    } finally {
+      root = null;
     }
   }
 
@@ -231,7 +260,8 @@ final class PcmRun {
     long jvm = Runtime.getRuntime().maxMemory();
     long heap = scale.scaled((long) (heapGb * 1024));
     LocalClusterConfig c = dfs.config();
-    c.hbase(HConstants.HBASE_DIR, dfs.uri() + "/hbase-" + (++roots) + "-" + label);
+    root = dfs.uri() + "/hbase-" + (++roots) + "-" + label;
+    c.hbase(HConstants.HBASE_DIR, root);
     c.hbase(PolicyKey.GLOBAL_MEMSTORE, fraction(memstoreShare * heap / jvm));
     c.hbase(PolicyKey.BLOCK_CACHE, fraction(cacheShare * heap / jvm));
     // The insert/update split, so that an update-only load is WO-Update (PCM's site set-up).

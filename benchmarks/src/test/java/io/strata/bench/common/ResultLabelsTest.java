@@ -20,13 +20,13 @@ import org.junit.Test;
  * them. The records are listed by name: a bench whose record is added here is checked.
  */
 public class ResultLabelsTest {
-  /** The Result records that label themselves (not yet pcm's). */
+  /** The Result records that label themselves. */
   static final List<String> RESULTS = List.of("io.strata.bench.ycsb.YcsbResult",
     "io.strata.bench.walsync.WalSyncResult", "io.strata.bench.media.MediaResult",
     "io.strata.bench.rpc.RpcResult", "io.strata.bench.chooser.ChooserResult",
     "io.strata.bench.dnlocks.DnLocksResult", "io.strata.bench.writetail.WriteTailResult",
     "io.strata.bench.verbs.HybridRpcResult", "io.strata.bench.compare.CompareResult",
-    "io.strata.bench.faults.ChaosResult");
+    "io.strata.bench.faults.ChaosResult", "io.strata.bench.pcm.PcmResult");
 
   static final List<String> LABELS = List.of("commit", "date", "transport", "emulation");
 

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.bench.common.LabelAssertions;
 import io.strata.bench.monitor.BenchMonitor;
 import io.strata.bench.monitor.MonitoringAssertions;
 import io.strata.local.LocalClusterConfig;
@@ -40,13 +41,15 @@ public class PcmBenchIT {
     File out = new File(config.workDir(), "report");
     File json = new File(config.workDir(), "pcm.json");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = PcmBench.run(config, TINY, Set.of("classification", "adaptation"), 2, out, json, 500,
-      new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int code = LabelAssertions.asLaunched(() -> PcmBench.run(config, TINY,
+      Set.of("classification", "adaptation"), 2, out, json, 500,
+      new PrintStream(buf, true, StandardCharsets.UTF_8)));
     String console = buf.toString(StandardCharsets.UTF_8);
     System.out.print(console);
     assertEquals(console, 0, code);
 
     JsonNode doc = new ObjectMapper().readTree(json);
+    LabelAssertions.assertLabelled(doc, "netty", "none");
     JsonNode c = doc.path("classification");
     assertEquals(c.toString(), 8, c.path("total").asInt());
     assertTrue(c.toString(), c.path("correct").asInt() >= 0 && c.path("correct").asInt() <= 8);
