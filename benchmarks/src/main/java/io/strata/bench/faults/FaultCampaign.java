@@ -254,8 +254,8 @@ public final class FaultCampaign {
     conf.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 60_000);
     conf.setInt(HConstants.HBASE_RPC_TIMEOUT_KEY, 20_000);
     // What every kept result names: the code, the day, the transport and the media emulation.
+    // The commit of the source tree the launcher names, as for every bench (unknown without it).
     io.strata.bench.common.RunLabels labels = io.strata.bench.common.RunLabels.now(
-      new File(System.getProperty("user.dir")),
       io.strata.bench.common.RunLabels.transportOf(conf.get("strata.rdma.transport")),
       status.path("emulation").asText("none"));
     List<ChaosResult.Fault> results = new ArrayList<>();
