@@ -28,12 +28,20 @@ final class ChaosCommand extends BenchCommand<ChaosCommand.Options> {
    * @param seed      the seed of the draw, null for the clock's
    * @param threads   writer threads of the load
    * @param walPolicy the WAL storage policy the cluster must run with, null for any
+   * @param maxWritesPerS the bound on the load's writes per second over all its threads, 0 none
+   * @param minFreeBytes the free space below which no further fault is injected, 0 no check
    * @param json      where results.json goes, null for nowhere
    * @param report    where results.json, report.md and throughput.png go, null for nowhere
    */
   record Options(File distHome, File dir, List<String> faults, boolean named, int random,
-    Long seed, int threads, String walPolicy, File json, File report) {
+    Long seed, int threads, String walPolicy, int maxWritesPerS, long minFreeBytes, File json,
+    File report) {
   }
+
+  /** {@code --max-writes-per-s}'s default. */
+  static final int DEFAULT_MAX_WRITES_PER_S = 2000;
+  /** {@code --min-free-gb}'s default. */
+  static final int DEFAULT_MIN_FREE_GB = 10;
 
   @Option(names = "--dist-home", paramLabel = "DIR", required = true,
     description = "the unpacked distribution (the launcher passes it)")
@@ -73,6 +81,21 @@ final class ChaosCommand extends BenchCommand<ChaosCommand.Options> {
     description = "writer threads (default ${DEFAULT-VALUE})")
   private int threads;
 
+  @Option(names = "--max-writes-per-s", paramLabel = "N",
+    defaultValue = "" + DEFAULT_MAX_WRITES_PER_S,
+    description = "at most N writes per second over all writer threads together, a row of a "
+      + "batch counting as one (default ${DEFAULT-VALUE}); 0 = unbounded: the writers write as "
+      + "fast as the cluster takes it, and the cluster's disk and the ledger in memory grow "
+      + "without bound")
+  private int maxWritesPerS;
+
+  @Option(names = "--min-free-gb", paramLabel = "G", defaultValue = "" + DEFAULT_MIN_FREE_GB,
+    description = "before each fault, the free space of the file system holding --dir must be "
+      + "at least G GiB (default ${DEFAULT-VALUE}); below it no further fault is injected, the "
+      + "final pass reads every write back and the run ends with an error (exit 1) naming the "
+      + "faults not run; 0 = no check")
+  private int minFreeGb;
+
   @Option(names = "--wal-policy", paramLabel = "POLICY",
     description = "the WAL storage policy the cluster must run with (hbase.wal.storage.policy of "
       + "its hbase-site; set by 'strata cluster up --wal-policy POLICY'): the run stops with an "
@@ -107,6 +130,7 @@ final class ChaosCommand extends BenchCommand<ChaosCommand.Options> {
       atLeast("--random", random, 1);
     }
     return new Options(distHome, dir, new ArrayList<>(chosen), faults != null, random, seed,
-      atLeast("--threads", threads, 1), walPolicy, json.file(), report);
+      atLeast("--threads", threads, 1), walPolicy, atLeast("--max-writes-per-s", maxWritesPerS, 0),
+      (long) atLeast("--min-free-gb", minFreeGb, 0) << 30, json.file(), report);
   }
 }

@@ -194,6 +194,10 @@ public final class ChaosReport {
         b.append("  - ").append(fin.error().replace('`', '\'')).append('\n');
       }
     }
+    if (results.stopped() != null) {
+      b.append("\n**Stopped early**, no further fault injected (the final pass still ran): ")
+        .append(results.stopped().replace('`', '\'')).append('\n');
+    }
     b.append("\n## Whose behaviour the recovery is\n\n");
     java.util.Set<String> seen = new java.util.LinkedHashSet<>();
     for (ChaosResult.Fault f : faults) {

@@ -22,12 +22,13 @@ public record ChaosResult(@JsonProperty("commit") String commit,
   @JsonProperty("acked_per_s") List<Long> ackedPerS, @JsonProperty("final") Final fin,
   @JsonProperty("final_verified") Boolean finalVerified,
   @JsonProperty("schedule") Schedule schedule,
+  @JsonProperty("stopped") String stopped,
   @JsonProperty("all_recovered") Boolean allRecovered) {
 
   /** This result with {@code all_recovered} set from its faults and final pass. */
   ChaosResult withAllRecovered() {
     return new ChaosResult(commit, date, transport, emulation, walPolicy, walVolatileAccepted,
-      faults, impatientTimeoutMs, markers, ackedPerS, fin, finalVerified, schedule,
+      faults, impatientTimeoutMs, markers, ackedPerS, fin, finalVerified, schedule, stopped,
       FaultCampaign.allRecovered(this));
   }
 

@@ -100,6 +100,7 @@ public final class FaultCampaign {
   private final HostFaultRuns hosts;
   private final PrintStream out;
   private final Settings s;
+  private final DiskGuard disk;
 
   /**
    * What one run is given. {@code impatientTimeoutMs}: the operation timeout of the connection
@@ -107,8 +108,12 @@ public final class FaultCampaign {
    * while their writes may still land, which the ledger must resolve.
    */
   public record Settings(int threads, int baselineS, int downS, int recoverS, int placementS,
-    int valueBytes, int impatientTimeoutMs) {
+    int valueBytes, int impatientTimeoutMs, int maxWritesPerS, long minFreeBytes) {
     public Settings {
+      if (maxWritesPerS < 0 || minFreeBytes < 0) {
+        throw new IllegalArgumentException("maxWritesPerS " + maxWritesPerS + " and minFreeBytes "
+          + minFreeBytes + " must be 0 (none) or more");
+      }
       if (impatientTimeoutMs <= 0 || impatientTimeoutMs >= downS * 1000) {
         throw new IllegalArgumentException("impatientTimeoutMs " + impatientTimeoutMs
           + " must be above 0 and below the outage of " + downS + " s");
@@ -116,7 +121,8 @@ public final class FaultCampaign {
     }
 
     public static Settings quick() {
-      return new Settings(4, 10, 5, 240, 120, 512, 2000);
+      return new Settings(4, 10, 5, 240, 120, 512, 2000, ChaosCommand.DEFAULT_MAX_WRITES_PER_S,
+        (long) ChaosCommand.DEFAULT_MIN_FREE_GB << 30);
     }
   }
 
@@ -124,6 +130,7 @@ public final class FaultCampaign {
     this.ctl = new ClusterControl(clusterScript, clusterDir);
     this.s = settings;
     this.out = out;
+    this.disk = new DiskGuard(clusterDir, settings.minFreeBytes());
     this.volumes = new VolumeFaultRuns(ctl, out);
     this.tiers = new TierFaultRuns(ctl, out);
     this.hosts = new HostFaultRuns(ctl, out, settings.downS());
@@ -142,7 +149,8 @@ public final class FaultCampaign {
     throws Exception {
     Settings base = Settings.quick();
     Settings settings = new Settings(o.threads(), base.baselineS(), base.downS(),
-      base.recoverS(), base.placementS(), base.valueBytes(), base.impatientTimeoutMs());
+      base.recoverS(), base.placementS(), base.valueBytes(), base.impatientTimeoutMs(),
+      o.maxWritesPerS(), o.minFreeBytes());
     FaultCampaign c = new FaultCampaign(new File(o.distHome(), "bin/strata-cluster"), o.dir(),
       settings, out);
     JsonNode clusterStatus = c.ctl.status();
@@ -185,6 +193,9 @@ public final class FaultCampaign {
           .trim());
       out.println("report written to " + o.report() + "/report.md");
     }
+    if (results.stopped() != null) {
+      System.err.println("strata chaos: stopped early: " + results.stopped());
+    }
     return allRecovered(results) ? 0 : 1;
   }
 
@@ -204,6 +215,10 @@ public final class FaultCampaign {
         || !zeroOrAbsent(f.unreadable()) || !zeroOrAbsent(f.readProblems())) {
         return false;
       }
+    }
+    // A campaign stopped before its last fault (the disk guard) did not show what it was for.
+    if (results.stopped() != null) {
+      return false;
     }
     // The final pass, after the load stopped, when the campaign got to it.
     return results.finalVerified() == null || results.finalVerified();
@@ -270,6 +285,7 @@ public final class FaultCampaign {
     List<Long> perSecond = new ArrayList<>();
     ChaosResult.Final fin;
     boolean verified;
+    String stopped = null;
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Connection impatient = ConnectionFactory.createConnection(impatientConf)) {
       try (Admin admin = conn.getAdmin()) {
@@ -283,11 +299,26 @@ public final class FaultCampaign {
       }
       DistributedFileSystem dfs = (DistributedFileSystem) FileSystem.get(
         URI.create(status.get("hdfs").asText()), conf);
+      WriteRate rate = new WriteRate(s.maxWritesPerS());
+      out.printf(Locale.ROOT, "load: %s%n", rate.describe(s.threads(), s.valueBytes()));
       try (VerifyingLoad load = new VerifyingLoad(conn, impatient, table, s.threads(),
-        s.valueBytes())) {
+        s.valueBytes(), rate)) {
         load.start();
         for (int i = 0; i < schedule.faults().size(); i++) {
           String fault = schedule.faults().get(i);
+          String full = disk.check();
+          if (full != null) {
+            // No further fault: the final pass below still reads every write back.
+            List<String> notRun = schedule.faults().subList(i, schedule.faults().size());
+            stopped = "before fault " + fault + ": " + full + "; not run: "
+              + String.join(", ", notRun);
+            out.printf(Locale.ROOT, "disk guard: %s%n", stopped);
+            for (String f : notRun) {
+              results.add(ChaosResult.Fault.skipped(f, "", SHOWS.getOrDefault(f, "Strata"),
+                "not run: " + full));
+            }
+            break;
+          }
           try {
             results.add(inject(fault, schedule.loadBeforeS().get(i), load, conn, dfs, conf,
               markers));
@@ -337,7 +368,7 @@ public final class FaultCampaign {
     return new ChaosResult(labels.commit(), labels.date(), labels.transport(),
       labels.emulation(), conf.get(WAL_POLICY_KEY, "NONE"),
       conf.getBoolean(WAL_VOLATILE_KEY, false), results, s.impatientTimeoutMs(), markers,
-      perSecond, fin, verified, sched, null).withAllRecovered();
+      perSecond, fin, verified, sched, stopped, null).withAllRecovered();
   }
 
   private ChaosResult.Fault inject(String fault, int loadBeforeS, VerifyingLoad load,

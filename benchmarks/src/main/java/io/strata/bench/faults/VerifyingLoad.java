@@ -55,6 +55,7 @@ final class VerifyingLoad implements Closeable {
   private static final long READ_PAUSE_MS = 5;
 
   private final Connection connection;
+  private final WriteRate rate;
   private final Connection impatient;
   private final TableName table;
   private final int valueBytes;
@@ -89,12 +90,19 @@ final class VerifyingLoad implements Closeable {
     this(connection, null, table, threads, valueBytes);
   }
 
-  /**
-   * With {@code impatient} (may be null: none) a connection with a short operation timeout,
-   * used by every second writer and by a reader of its own.
-   */
   VerifyingLoad(Connection connection, Connection impatient, TableName table, int threads,
     int valueBytes) {
+    this(connection, impatient, table, threads, valueBytes, new WriteRate(0));
+  }
+
+  /**
+   * With {@code impatient} (may be null: none) a connection with a short operation timeout,
+   * used by every second writer and by a reader of its own; {@code rate} bounds the writes
+   * of all writers together.
+   */
+  VerifyingLoad(Connection connection, Connection impatient, TableName table, int threads,
+    int valueBytes, WriteRate rate) {
+    this.rate = rate;
     this.connection = connection;
     this.impatient = impatient;
     this.table = table;
@@ -190,6 +198,12 @@ final class VerifyingLoad implements Closeable {
     try (Table t = c.getTable(table)) {
       while (!stop.get()) {
         int op = ThreadLocalRandom.current().nextInt(10);
+        try {
+          rate.acquire(op >= 4 && op < 6 ? BATCH : 1);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
         seq++;
         // What the call writes, recorded as ambiguous should it fail.
         List<String> rows = new ArrayList<>(BATCH);

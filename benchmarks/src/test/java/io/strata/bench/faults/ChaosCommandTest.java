@@ -33,6 +33,8 @@ public class ChaosCommandTest {
     assertEquals(2, run("--random", "-1"));
     assertEquals(2, run("--threads", "0"));
     assertEquals(2, run("--threads", "four"));
+    assertEquals(2, run("--max-writes-per-s", "-1"));
+    assertEquals(2, run("--min-free-gb", "-1"));
     assertEquals(2, FaultCampaign.run(new String[] { "--quick" }, System.out));
   }
 
@@ -45,5 +47,8 @@ public class ChaosCommandTest {
     for (String f : FaultCampaign.ALL) {
       assertTrue(f + " missing from:\n" + help, help.contains(f));
     }
+    assertTrue(help, help.contains("--max-writes-per-s") && help.contains("(default 2000)")
+      && help.contains("0 = unbounded"));
+    assertTrue(help, help.contains("--min-free-gb") && help.contains("(default 10)"));
   }
 }
