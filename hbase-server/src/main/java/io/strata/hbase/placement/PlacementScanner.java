@@ -152,12 +152,22 @@ public final class PlacementScanner {
 
   /**
    * The length a reader sees now. For a file open for write (a live WAL) the NameNode's length
-   * leaves out the block being written; the DataNodes know how much of it was flushed.
+   * leaves out the block being written; the DataNodes know how much of it was flushed. A file
+   * left open for write whose last block no live DataNode can measure (a WAL archived without
+   * lease recovery, e.g. the meta WAL of a crashed server, after its DataNodes restarted) cannot
+   * be opened at all until the NameNode recovers its lease or HBase's cleaner deletes it: it is
+   * reported at the NameNode's length rather than failing the whole report.
    */
-  private long visibleLength(String fullPath, long namenodeLength) throws IOException {
+  private long visibleLength(String fullPath, long namenodeLength) {
     try (HdfsDataInputStream in = (HdfsDataInputStream) dfs.open(new Path(fullPath))) {
       return in.getVisibleLength();
     } catch (FileNotFoundException e) {
+      return namenodeLength;
+    } catch (IOException e) {
+      LOG.warn("File {} is open for write and its last block's length cannot be read from any "
+        + "DataNode ({}); reported at the NameNode's length {} (without that block) and placed "
+        + "by its replicas as listed; its lease recovery or HBase's cleaner ends this", fullPath,
+        e.toString(), namenodeLength);
       return namenodeLength;
     }
   }
