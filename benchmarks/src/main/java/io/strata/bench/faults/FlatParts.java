@@ -54,7 +54,6 @@ final class FlatParts {
     Object[] values = new Object[cs.length];
     try {
       for (int i = 0; i < cs.length; i++) {
-        cs[i].getAccessor().setAccessible(true);
         values[i] = cs[i].getAccessor().invoke(r);
       }
     } catch (ReflectiveOperationException e) {
@@ -71,8 +70,9 @@ final class FlatParts {
       types[i] = cs[i].getType();
     }
     try {
+      // Public records of this package: their canonical constructors and accessors are public,
+      // so no access check is bypassed.
       Constructor<?> c = type.getDeclaredConstructor(types);
-      c.setAccessible(true);
       return (R) c.newInstance(values);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(e);
