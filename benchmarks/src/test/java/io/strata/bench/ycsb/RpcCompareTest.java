@@ -11,12 +11,9 @@ import java.io.File;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
-import org.HdrHistogram.Histogram;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -33,60 +30,31 @@ public class RpcCompareTest {
     Duration.ofSeconds(5), List.of("read", "write", "read-write"), List.of(1, 8, 16), 1, 100, 2,
     Map.of(), null, "loopback");
 
-  /** Every operation took {@code meanUs}. */
-  private static InProcessYcsb.Figures figures(long reads, long updates, double meanUs) {
-    Map<String, Histogram> byType = new TreeMap<>();
-    Histogram all = new Histogram(3);
-    long ns = Math.round(meanUs * 1000);
-    if (reads > 0) {
-      byType.computeIfAbsent(MeasuredDb.READ, x -> new Histogram(3)).recordValueWithCount(ns,
-        reads);
-    }
-    if (updates > 0) {
-      byType.computeIfAbsent(MeasuredDb.UPDATE, x -> new Histogram(3)).recordValueWithCount(ns,
-        updates);
-    }
-    long ops = reads + updates;
-    if (ops > 0) {
-      all.recordValueWithCount(ns, ops);
-    }
-    return new InProcessYcsb.Figures(ops, 0, ops * meanUs / 1e6, all, byType);
-  }
-
-  private static Map<String, Long> counters(long gets, long mutates) {
-    Map<String, Long> m = new LinkedHashMap<>();
-    m.put("client.Get.rdma", gets);
-    m.put("client.Mutate.rdma", mutates);
-    m.put("server.Get.calls", gets);
-    m.put("server.Mutate.calls", mutates);
-    return m;
-  }
-
   private static RpcCompare.Cell cell(String workload, int threads, long reads, long updates,
     Map<String, Long> nettyCounters, Map<String, Long> rdmaCounters) {
     return new RpcCompare.Cell(workload, threads, List.of("netty", "rdma"),
-      new RpcCompare.PathRun(figures(reads, updates, 100), nettyCounters),
-      new RpcCompare.PathRun(figures(reads, updates, 40), rdmaCounters), 1.5);
+      new RpcCompare.PathRun(YcsbSamples.rpcFigures(reads, updates, 100), nettyCounters),
+      new RpcCompare.PathRun(YcsbSamples.rpcFigures(reads, updates, 40), rdmaCounters), 1.5);
   }
 
   @Test
   public void runsBackedByTheCountersPass() {
     assertEquals(List.of(), RpcCompare.violations(cell("read-write", 4, 300, 200,
-      counters(0, 0), counters(301, 200))));
+      YcsbSamples.counters(0, 0), YcsbSamples.counters(301, 200))));
   }
 
   @Test
   public void bothPathsOverNettyIsRefused() {
-    List<String> v = RpcCompare.violations(cell("read-write", 4, 300, 200, counters(0, 0),
-      counters(0, 0)));
+    List<String> v = RpcCompare.violations(cell("read-write", 4, 300, 200, YcsbSamples.counters(0, 0),
+      YcsbSamples.counters(0, 0)));
     assertEquals(v.toString(), 4, v.size());
     assertTrue(v.toString(), v.get(0).contains("rdma: 300 reads but client.Get.rdma +0"));
   }
 
   @Test
   public void endpointCallsDuringTheNettyRunAreRefused() {
-    List<String> v = RpcCompare.violations(cell("read", 1, 500, 0, counters(500, 0),
-      counters(500, 0)));
+    List<String> v = RpcCompare.violations(cell("read", 1, 500, 0, YcsbSamples.counters(500, 0),
+      YcsbSamples.counters(500, 0)));
     assertEquals(v.toString(), 2, v.size());
     assertTrue(v.toString(), v.get(0).startsWith("read x1 netty: client.Get.rdma +500"));
   }
@@ -94,8 +62,8 @@ public class RpcCompareTest {
   @Test
   public void aPathWithoutOperationsIsRefused() {
     RpcCompare.Cell c = new RpcCompare.Cell("write", 2, List.of("rdma", "netty"),
-      new RpcCompare.PathRun(figures(0, 0, 0), counters(0, 0)),
-      new RpcCompare.PathRun(figures(0, 10, 50), counters(0, 10)), 0);
+      new RpcCompare.PathRun(YcsbSamples.rpcFigures(0, 0, 0), YcsbSamples.counters(0, 0)),
+      new RpcCompare.PathRun(YcsbSamples.rpcFigures(0, 10, 50), YcsbSamples.counters(0, 10)), 0);
     assertEquals(List.of("write x2 netty: no operation"), RpcCompare.violations(c));
   }
 
@@ -106,10 +74,10 @@ public class RpcCompareTest {
       for (int t : SETTINGS.threads()) {
         long reads = w.equals("write") ? 0 : 400;
         long updates = w.equals("read") ? 0 : 400;
-        cells.add(cell(w, t, reads, updates, counters(0, 0), counters(reads, updates)));
+        cells.add(cell(w, t, reads, updates, YcsbSamples.counters(0, 0), YcsbSamples.counters(reads, updates)));
       }
     }
-    RpcCompare.Result r = new RpcCompare.Result(SETTINGS, "loopback", false, figures(0, 1000, 300), 1000, cells,
+    RpcCompare.Result r = new RpcCompare.Result(SETTINGS, "loopback", false, YcsbSamples.rpcFigures(0, 1000, 300), 1000, cells,
       List.of());
     JsonNode node = BenchJson.tree(YcsbResult.Rpc.of(r));
     assertEquals(1000, node.path("records").asLong());
@@ -139,7 +107,7 @@ public class RpcCompareTest {
     assertTrue(md, md.contains("read latency ratio 0.40, update 0.40"));
     assertTrue(new File(dir, RpcCompareReport.PLOT).length() > 1000);
 
-    RpcCompare.Result failed = new RpcCompare.Result(SETTINGS, "loopback", false, figures(0, 1000, 300), 1000,
+    RpcCompare.Result failed = new RpcCompare.Result(SETTINGS, "loopback", false, YcsbSamples.rpcFigures(0, 1000, 300), 1000,
       cells, List.of("read x1 rdma: 400 reads but client.Get.rdma +0"));
     JsonNode f = BenchJson.tree(YcsbResult.Rpc.of(failed));
     assertFalse(f.path("endpoint_verified").asBoolean());
@@ -148,8 +116,8 @@ public class RpcCompareTest {
 
   @Test
   public void roundsMergeIntoOnePathRun() {
-    RpcCompare.PathRun a = new RpcCompare.PathRun(figures(100, 100, 100), counters(100, 100));
-    RpcCompare.PathRun b = new RpcCompare.PathRun(figures(300, 100, 50), counters(301, 100));
+    RpcCompare.PathRun a = new RpcCompare.PathRun(YcsbSamples.rpcFigures(100, 100, 100), YcsbSamples.counters(100, 100));
+    RpcCompare.PathRun b = new RpcCompare.PathRun(YcsbSamples.rpcFigures(300, 100, 50), YcsbSamples.counters(301, 100));
     RpcCompare.PathRun m = RpcCompare.PathRun.merge(List.of(a, b));
     assertEquals(600, m.figures().operations());
     assertEquals(200, m.figures().count(MeasuredDb.UPDATE));
@@ -194,8 +162,8 @@ public class RpcCompareTest {
    */
   @Test
   public void figuresFromAClientProcessMergeAsTheOriginals() throws Exception {
-    InProcessYcsb.Figures a = figures(100, 100, 100);
-    InProcessYcsb.Figures b = figures(300, 100, 57);
+    InProcessYcsb.Figures a = YcsbSamples.rpcFigures(100, 100, 100);
+    InProcessYcsb.Figures b = YcsbSamples.rpcFigures(300, 100, 57);
     InProcessYcsb.Figures a2 = RemoteYcsbClient.JSON.readValue(RemoteYcsbClient.JSON
       .writeValueAsString(RemoteYcsbClient.EncodedFigures.of(a)),
       RemoteYcsbClient.EncodedFigures.class).figures();
