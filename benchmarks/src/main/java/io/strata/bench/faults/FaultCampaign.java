@@ -322,9 +322,13 @@ public final class FaultCampaign {
           try {
             results.add(inject(fault, schedule.loadBeforeS().get(i), load, conn, dfs, conf,
               markers));
-          } catch (IOException e) {
-            // The campaign goes on: this fault counts as not recovered, with why.
+          } catch (IOException | RuntimeException e) {
+            // The campaign goes on: this fault counts as not recovered, with why; the writes are
+            // still read back after it and in the final pass.
             out.printf(Locale.ROOT, "%s: %s%n", fault, e);
+            if (e instanceof RuntimeException) {
+              e.printStackTrace(out);
+            }
             long acked = load.ackedWrites();
             Ledger.Verdict v;
             try {

@@ -139,15 +139,15 @@ final class TierFaultRuns {
     try {
       dfs.mkdirs(fillDir);
       dfs.setStoragePolicy(fillDir, "ALL_NVDIMM");
-      byte[] chunk = new byte[1 << 20];
-      java.util.Arrays.fill(chunk, (byte) 0x5a);
       for (int i = 0; i < TierFaults.FILL_MAX_FILES; i++) {
         Path f = new Path(fillDir, "fill-" + i);
-        try (org.apache.hadoop.fs.FSDataOutputStream o = dfs.create(f, true, 1 << 16,
-          (short) 3, fillBytes)) {
-          for (int mb = 0; mb < TierFaults.FILL_FILE_MB; mb++) {
-            o.write(chunk);
-          }
+        String refused = TierFaults.writeFill(dfs, f, fillBytes, (short) 3);
+        if (refused != null) {
+          // The DataNodes saw their RAM volumes full before the NameNode did: full too.
+          stoppedBecause = "a fill file no DataNode took (the tier is full as the DataNodes see "
+            + "it): " + refused;
+          out.printf(Locale.ROOT, "ram-tier-full: %s%n", stoppedBecause);
+          break;
         }
         files++;
         boolean allOnRam = true;

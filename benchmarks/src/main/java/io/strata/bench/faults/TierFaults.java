@@ -33,6 +33,38 @@ final class TierFaults {
   private TierFaults() {
   }
 
+  /**
+   * Writes one fill file of {@code bytes} (one block) with {@code replication} replicas under the
+   * policy of its directory; null when written, else why HDFS refused it (for instance no
+   * DataNode took its block: every RAM volume fuller than the NameNode's last heartbeat said).
+   * Not a try-with-resources: HDFS's output stream throws the same exception from a write and
+   * from its close, and adding an exception to itself as suppressed throws instead.
+   */
+  static String writeFill(org.apache.hadoop.hdfs.DistributedFileSystem dfs,
+    org.apache.hadoop.fs.Path f, long bytes, short replication) throws IOException {
+    byte[] chunk = new byte[1 << 20];
+    java.util.Arrays.fill(chunk, (byte) 0x5a);
+    org.apache.hadoop.fs.FSDataOutputStream o = dfs.create(f, true, 1 << 16, replication, bytes);
+    IOException refused = null;
+    try {
+      for (long left = bytes; left > 0; left -= chunk.length) {
+        o.write(chunk, 0, (int) Math.min(chunk.length, left));
+      }
+    } catch (IOException e) {
+      refused = e;
+    }
+    try {
+      o.close();
+    } catch (IOException e) {
+      if (refused == null) {
+        refused = e;
+      } else if (e != refused) {
+        refused.addSuppressed(e);
+      }
+    }
+    return refused == null ? null : "HDFS refused fill file " + f + ": " + refused;
+  }
+
   /** The SSD volumes of DataNode {@code dn}: {@code ssd}, then {@code ssd2}... that exist. */
   static List<File> ssdVolumes(File clusterDir, int dn) {
     File dnDir = new File(clusterDir, "data/datanode-" + dn);
