@@ -165,8 +165,9 @@ public final class PlacementScanner {
       return namenodeLength;
     } catch (IOException e) {
       LOG.warn("File {} is open for write and its last block's length cannot be read from any "
-        + "DataNode ({}); reported at the NameNode's length {} (without that block) and placed "
-        + "by its replicas as listed; its lease recovery or HBase's cleaner ends this", fullPath,
+        + "DataNode ({}); reported at the NameNode's length {} (it may lack the last block's newest "
+        + "bytes) and placed by its replicas as listed; its lease recovery or HBase's cleaner "
+        + "ends this", fullPath,
         e.toString(), namenodeLength);
       return namenodeLength;
     }
