@@ -100,6 +100,8 @@ final class PcmRun {
    * tuner acts within the second phase of even the smallest scale.
    */
   static final int TUNER_PERIOD_MS = 1_000;
+  /** Shares of the heap closer than this are the same to PcmHeapTuner. */
+  private static final double TUNER_RESOLUTION = 0.0005;
   /** The keys {@link #start} sets for PcmHeapTuner, restored once the cluster is up. */
   private static final List<String> TUNER_KEYS = List.of(
     HeapMemoryManager.HBASE_RS_HEAP_MEMORY_TUNER_CLASS,
@@ -368,6 +370,13 @@ final class PcmRun {
         + "(memstore %.2f-%.2f, block cache %.2f-%.2f of a %d MiB emulated heap) exceed %.2f of "
         + "this JVM's %d MiB heap, which HeapMemoryManager refuses; run with a larger -Xmx",
         memMin, memMax, cacheMin, cacheMax, heap >> 20, limit, jvm >> 20));
+    }
+    if (0.1 * ratio < TUNER_RESOLUTION) {
+      // The tuner would take two policies 0.1 apart (MixR and MixRW) for the same shares.
+      LOG.warn("PCM heap tuner: a {} MiB emulated heap in this JVM's {} MiB makes a 0.1 share "
+        + "difference {} of the JVM's heap, below the {} PcmHeapTuner tells apart; policies that "
+        + "close are applied as one (a smaller -Xmx or a larger scale avoids it)", heap >> 20,
+        jvm >> 20, fraction(0.1 * ratio), TUNER_RESOLUTION);
     }
     String key = CoprocessorHost.REGIONSERVER_COPROCESSOR_CONF_KEY;
     String loaded = c.hbaseOverrides().get(key);
