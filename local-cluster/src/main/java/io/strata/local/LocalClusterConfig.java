@@ -197,4 +197,13 @@ public final class LocalClusterConfig {
     hbaseOverrides.put(key, value);
     return this;
   }
+
+  /**
+   * Drops the override of {@code key}: clusters started after this get Strata's own value (or
+   * HBase's default) again.
+   */
+  public LocalClusterConfig hbaseUnset(String key) {
+    hbaseOverrides.remove(key);
+    return this;
+  }
 }

@@ -195,6 +195,14 @@ final class PcmReport {
         pcm / dflt, n(a.speedup()), spread(a.spread()), n(second.increasingOpsPerS()),
         n(a.speedupVsIncreasing()), kept, pcm / kept,
         a.restarts() == null ? "not observed" : a.restarts().toString()));
+      PcmResult.HeapTuner t = a.heapTuner();
+      if (t != null) {
+        sb.append(String.format(Locale.ROOT, "Heap shares under PcmHeapTuner in the second phase "
+          + "(of the emulated heap, read from the RegionServers serving PCM's table; medians of "
+          + "the runs): memstore %.2f -> %.2f, block cache %.2f -> %.2f; %d step(s) seen.%n%n",
+          n(t.memstoreBefore()), n(t.memstoreAfter()), n(t.blockCacheBefore()),
+          n(t.blockCacheAfter()), t.steps()));
+      }
     }
     if (r.classification() != null) {
       sb.append(String.format(Locale.ROOT, "## Classification: %d of %d correct%n%n",

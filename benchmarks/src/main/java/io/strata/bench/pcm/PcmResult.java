@@ -145,7 +145,85 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
     @JsonProperty("speedup_vs_increasing_to_upper_bound") Double speedupVsIncreasing,
     @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("restarts") Integer restarts,
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @JsonProperty("runs_switch_s") List<Double> runsSwitchS) {
+    @JsonProperty("runs_switch_s") List<Double> runsSwitchS,
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonProperty("heap_tuner") HeapTuner heapTuner) {
+  }
+
+  /**
+   * PcmHeapTuner on PCM's adaptation cluster in the second phase: the memstore and block-cache
+   * shares (of the emulated heap, as HeapMemoryManager set them on the RegionServers) at the
+   * phase's start and end, each the median over the runs of the mean over the RegionServers that
+   * served the PCM table; {@code steps} the changes seen on those servers, summed over the runs;
+   * then each run with its RegionServers.
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record HeapTuner(@JsonProperty("enabled") boolean enabled,
+    @JsonProperty("memstore_share_before") Double memstoreBefore,
+    @JsonProperty("memstore_share_after") Double memstoreAfter,
+    @JsonProperty("block_cache_share_before") Double blockCacheBefore,
+    @JsonProperty("block_cache_share_after") Double blockCacheAfter,
+    @JsonProperty("steps") int steps,
+    @JsonProperty("runs") List<TunerRun> runs) {
+
+    static HeapTuner of(Map<Integer, PcmResults.TunerRun> byRun) {
+      if (byRun.isEmpty()) {
+        return null;
+      }
+      List<Double> mb = new ArrayList<>();
+      List<Double> ma = new ArrayList<>();
+      List<Double> cb = new ArrayList<>();
+      List<Double> ca = new ArrayList<>();
+      int steps = 0;
+      List<TunerRun> runs = new ArrayList<>();
+      for (Map.Entry<Integer, PcmResults.TunerRun> e : byRun.entrySet()) {
+        PcmResults.TunerRun t = e.getValue();
+        double[] sum = new double[4];
+        int n = 0;
+        List<TunerServer> servers = new ArrayList<>();
+        for (PcmResults.TunerServer s : t.servers()) {
+          servers.add(new TunerServer(s.server(), s.servesPcmTable(), s.memstoreBefore(),
+            s.memstoreAfter(), s.blockCacheBefore(), s.blockCacheAfter(), s.steps()));
+          if (s.servesPcmTable()) {
+            sum[0] += s.memstoreBefore();
+            sum[1] += s.memstoreAfter();
+            sum[2] += s.blockCacheBefore();
+            sum[3] += s.blockCacheAfter();
+            steps += s.steps();
+            n++;
+          }
+        }
+        if (n > 0) {
+          mb.add(sum[0] / n);
+          ma.add(sum[1] / n);
+          cb.add(sum[2] / n);
+          ca.add(sum[3] / n);
+        }
+        runs.add(new TunerRun(e.getKey() + 1, label(t.switchedTo()),
+          figure(t.memstoreTarget()), figure(t.blockCacheTarget()), servers));
+      }
+      return new HeapTuner(true, figure(PcmResults.median(mb)), figure(PcmResults.median(ma)),
+        figure(PcmResults.median(cb)), figure(PcmResults.median(ca)), steps, runs);
+    }
+  }
+
+  /** One run's second phase under PcmHeapTuner: the class switched to and its policy's shares. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record TunerRun(@JsonProperty("run") int run, @JsonProperty("switched_to") String switchedTo,
+    @JsonProperty("memstore_share_target") Double memstoreTarget,
+    @JsonProperty("block_cache_share_target") Double blockCacheTarget,
+    @JsonProperty("region_servers") List<TunerServer> regionServers) {
+  }
+
+  /** One RegionServer's shares at the second phase's start and end, and the changes seen. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record TunerServer(@JsonProperty("server") String server,
+    @JsonProperty("serves_pcm_table") boolean servesPcmTable,
+    @JsonProperty("memstore_share_before") double memstoreBefore,
+    @JsonProperty("memstore_share_after") double memstoreAfter,
+    @JsonProperty("block_cache_share_before") double blockCacheBefore,
+    @JsonProperty("block_cache_share_after") double blockCacheAfter,
+    @JsonProperty("steps") int steps) {
   }
 
   /** One phase: the class expected, the one that held (null: none), after how long. */
@@ -259,7 +337,8 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
         figure(sides.median(Side.INCREASING_TO_UPPER_BOUND))),
         figure(PcmResults.median(speedups)), r.phasesByRun.size(), Spread.of(speedups),
         figure(PcmResults.median(sides.speedups(Side.PCM, Side.INCREASING_TO_UPPER_BOUND))),
-        r.adaptRestarts < 0 ? null : r.adaptRestarts, switches);
+        r.adaptRestarts < 0 ? null : r.adaptRestarts, switches,
+        HeapTuner.of(r.adaptTuner));
     }
     List<Baseline> baselines = new ArrayList<>();
     for (Side b : Side.BASELINES) {

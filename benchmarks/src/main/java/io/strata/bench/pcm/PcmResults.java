@@ -100,6 +100,23 @@ final class PcmResults {
     double opsPerSec) {
   }
 
+  /**
+   * One RegionServer during the adaptation's second phase on PCM's cluster: whether it served
+   * the PCM table at the end, its memstore and block-cache shares of the emulated heap at the
+   * phase's start and end (read from the RegionServer), and the changes seen between.
+   */
+  record TunerServer(String server, boolean servesPcmTable, double memstoreBefore,
+    double memstoreAfter, double blockCacheBefore, double blockCacheAfter, int steps) {
+  }
+
+  /**
+   * PcmHeapTuner in one adaptation run's second phase: the class switched to (null: none) and
+   * its policy's shares (the target), and each RegionServer.
+   */
+  record TunerRun(WorkloadClass switchedTo, double memstoreTarget, double blockCacheTarget,
+    List<TunerServer> servers) {
+  }
+
   /** The median of the finite values, NaN when there is none. */
   static double median(List<Double> values) {
     List<Double> v = new ArrayList<>();
@@ -138,6 +155,8 @@ final class PcmResults {
   final Map<Integer, Double> adaptKept = new TreeMap<>();
   /** RegionServer restarts observed across the adaptation runs; -1: not observed. */
   int adaptRestarts = -1;
+  /** PcmHeapTuner in each adaptation run's second phase; empty when it did not run. */
+  final Map<Integer, TunerRun> adaptTuner = new TreeMap<>();
   final Map<String, String> failed = new LinkedHashMap<>();
   /** The run's monitoring timeline (Timeline's JSON), null when not monitored. */
   ObjectNode monitoring;
@@ -245,6 +264,11 @@ final class PcmResults {
     if (restarts >= 0) {
       adaptRestarts = Math.max(0, adaptRestarts) + restarts;
     }
+  }
+
+  /** What PcmHeapTuner did in adaptation run {@code run}'s second phase. */
+  void adaptationTuner(int run, TunerRun tuner) {
+    adaptTuner.put(run, tuner);
   }
 
   /** The second phase's switch time, NaN when it did not switch. */

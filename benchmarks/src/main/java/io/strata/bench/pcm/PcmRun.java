@@ -9,6 +9,8 @@ import io.strata.pcm.AdaptationManager;
 import io.strata.pcm.ClusterFacts;
 import io.strata.pcm.ClusterMetricsSource;
 import io.strata.pcm.InsertSampler;
+import io.strata.pcm.PcmHeapRegistrar;
+import io.strata.pcm.PcmHeapTuner;
 import io.strata.pcm.PolicyExecutor;
 import io.strata.pcm.PolicyKey;
 import io.strata.pcm.Recommendation;
@@ -32,7 +34,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
@@ -41,8 +45,10 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
+import org.apache.hadoop.hbase.io.util.MemorySizeUtil;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.HeapMemoryManager;
 import org.apache.hadoop.hbase.regionserver.RegionSplitPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,9 +67,15 @@ final class PcmRun {
    * What a RegionServer is started with (a restart to change): its heap in the paper's GB and
    * the shares of it for memstores and block cache. Immutable.
    */
-  record Spec(double heapGb, double memstoreShare, double cacheShare) {
+  record Spec(double heapGb, double memstoreShare, double cacheShare, boolean heapTuner) {
+    /** Without PcmHeapTuner: the shares stay as started. */
+    Spec(double heapGb, double memstoreShare, double cacheShare) {
+      this(heapGb, memstoreShare, cacheShare, false);
+    }
+
     String label() {
-      return String.format(Locale.ROOT, "%.0fg-m%.2f-c%.2f", heapGb, memstoreShare, cacheShare);
+      return String.format(Locale.ROOT, "%.0fg-m%.2f-c%.2f%s", heapGb, memstoreShare, cacheShare,
+        heapTuner ? "-tuner" : "");
     }
   }
 
@@ -80,6 +92,25 @@ final class PcmRun {
   /** HBase's default heap and shares. */
   private static final Spec DEFAULT_SPEC = new Spec(PcmBench.DEFAULT_HEAP_GB,
     PcmBench.DEFAULT_SHARE, PcmBench.DEFAULT_SHARE);
+  /** HBase's default heap and shares, with PcmHeapTuner moving the shares online. */
+  private static final Spec TUNER_SPEC = new Spec(PcmBench.DEFAULT_HEAP_GB,
+    PcmBench.DEFAULT_SHARE, PcmBench.DEFAULT_SHARE, true);
+  /**
+   * HeapMemoryManager's period on PCM's adaptation cluster: short against a phase, so that the
+   * tuner acts within the second phase of even the smallest scale.
+   */
+  static final int TUNER_PERIOD_MS = 1_000;
+  /** Shares of the heap closer than this are the same to PcmHeapTuner. */
+  private static final double TUNER_RESOLUTION = 0.0005;
+  /** The keys {@link #start} sets for PcmHeapTuner, restored once the cluster is up. */
+  private static final List<String> TUNER_KEYS = List.of(
+    HeapMemoryManager.HBASE_RS_HEAP_MEMORY_TUNER_CLASS,
+    HeapMemoryManager.HBASE_RS_HEAP_MEMORY_TUNER_PERIOD,
+    HeapMemoryManager.MEMSTORE_SIZE_MIN_RANGE_KEY, HeapMemoryManager.MEMSTORE_SIZE_MAX_RANGE_KEY,
+    HeapMemoryManager.BLOCK_CACHE_SIZE_MIN_RANGE_KEY,
+    HeapMemoryManager.BLOCK_CACHE_SIZE_MAX_RANGE_KEY,
+    HConstants.HEAP_OCCUPANCY_LOW_WATERMARK_KEY,
+    CoprocessorHost.REGIONSERVER_COPROCESSOR_CONF_KEY);
   private final TieredDfsCluster dfs;
   private final PcmScale scale;
   private final AdaptationManager manager;
@@ -93,6 +124,8 @@ final class PcmRun {
   private int run;
   /** Records the first adaptation run loaded; every later side loads as many. */
   private long adaptRecords;
+  /** The emulated RegionServer heap of the cluster running now, in bytes (0: none yet). */
+  private long emulatedHeap;
 
   PcmRun(TieredDfsCluster dfs, PcmScale scale, AdaptationManager manager, PcmResults results,
     BenchMonitor monitor, PrintStream out) {
@@ -186,7 +219,7 @@ final class PcmRun {
       Spec sp = g.getKey();
       monitor.phase("start " + sp.label());
       try (EmbeddedHBase h = start(sp.label(), sp.heapGb(), sp.memstoreShare(),
-        sp.cacheShare()); Admin admin = h.connection().getAdmin()) {
+        sp.cacheShare(), sp.heapTuner()); Admin admin = h.connection().getAdmin()) {
         try {
           monitor.follow(h.connection());
           monitor.phase("warm-up " + sp.label());
@@ -257,6 +290,15 @@ final class PcmRun {
    */
   EmbeddedHBase start(String label, double heapGb, double memstoreShare, double cacheShare)
     throws IOException {
+    return start(label, heapGb, memstoreShare, cacheShare, false);
+  }
+
+  /**
+   * As {@link #start(String, double, double, double)}; with {@code heapTuner}, each
+   * RegionServer's HeapMemoryManager runs PcmHeapTuner (see {@link #tunerKeys}).
+   */
+  EmbeddedHBase start(String label, double heapGb, double memstoreShare, double cacheShare,
+    boolean heapTuner) throws IOException {
     long jvm = Runtime.getRuntime().maxMemory();
     long heap = scale.scaled((long) (heapGb * 1024));
     LocalClusterConfig c = dfs.config();
@@ -266,12 +308,101 @@ final class PcmRun {
     c.hbase(PolicyKey.BLOCK_CACHE, fraction(cacheShare * heap / jvm));
     // The insert/update split, so that an update-only load is WO-Update (PCM's site set-up).
     c.hbase(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, InsertSampler.class.getName());
+    emulatedHeap = heap;
+    Map<String, String> saved = new LinkedHashMap<>();
+    for (String k : TUNER_KEYS) {
+      saved.put(k, c.hbaseOverrides().get(k));
+    }
+    if (heapTuner) {
+      tunerKeys(c, dfs.configuration(), heap, jvm).forEach(c::hbase);
+    }
     long t0 = System.nanoTime();
-    EmbeddedHBase h = EmbeddedHBase.start(dfs);
+    EmbeddedHBase h;
+    try {
+      h = EmbeddedHBase.start(dfs);
+    } finally {
+      // Only this cluster runs the tuner: every later one starts as before.
+      saved.forEach((k, v) -> {
+        if (v == null) {
+          c.hbaseUnset(k);
+        } else {
+          c.hbase(k, v);
+        }
+      });
+    }
     out.printf(Locale.ROOT, "[pcm] HBase %s up in %.1f s: heap %.1f GB emulated (memstore %d "
-      + "MiB, block cache %d MiB per RegionServer)%n", label, (System.nanoTime() - t0) / 1e9,
-      heapGb, (long) (memstoreShare * heap) >> 20, (long) (cacheShare * heap) >> 20);
+      + "MiB, block cache %d MiB per RegionServer)%s%n", label, (System.nanoTime() - t0) / 1e9,
+      heapGb, (long) (memstoreShare * heap) >> 20, (long) (cacheShare * heap) >> 20,
+      heapTuner ? ", PcmHeapTuner every " + TUNER_PERIOD_MS + " ms" : "");
     return h;
+  }
+
+  /**
+   * The keys that make each RegionServer's HeapMemoryManager run PcmHeapTuner with the emulated
+   * heap: the tuner, its registrar added to the RegionServer coprocessors already loaded (an
+   * override replaces the list), a period of {@link #TUNER_PERIOD_MS}, and ranges from the least
+   * to the greatest share any PCM policy (or the default) gives, scaled as the shares are
+   * ({@code heap / jvm}), so that the tuner's targets (the scaled shares {@link #scaled} writes on
+   * the table) are never clamped. HeapMemoryManager's heap-occupancy alarm is turned off: it
+   * reads the whole JVM's heap, which the DataNodes, clients and every RegionServer share, not
+   * the emulated heap the shares are of. {@code dfsConf}: the configuration the cluster's is
+   * built on.
+   */
+  Map<String, String> tunerKeys(LocalClusterConfig c, Configuration dfsConf, long heap,
+    long jvm) {
+    double memMin = PcmBench.DEFAULT_SHARE;
+    double memMax = PcmBench.DEFAULT_SHARE;
+    double cacheMin = PcmBench.DEFAULT_SHARE;
+    double cacheMax = PcmBench.DEFAULT_SHARE;
+    for (WorkloadClass w : WorkloadClass.values()) {
+      Recommendation rec = manager.recommend(w, facts(0, 1));
+      double m = share(rec, PolicyKey.GLOBAL_MEMSTORE);
+      double b = share(rec, PolicyKey.BLOCK_CACHE);
+      memMin = Math.min(memMin, m);
+      memMax = Math.max(memMax, m);
+      cacheMin = Math.min(cacheMin, b);
+      cacheMax = Math.max(cacheMax, b);
+    }
+    double ratio = heap / (double) jvm;
+    double limit = 1 - MemorySizeUtil.getRegionServerMinFreeHeapFraction(dfsConf);
+    if ((memMax + cacheMin) * ratio > limit || (memMin + cacheMax) * ratio > limit) {
+      throw new IllegalStateException(String.format(Locale.ROOT, "PCM's heap tuner ranges "
+        + "(memstore %.2f-%.2f, block cache %.2f-%.2f of a %d MiB emulated heap) exceed %.2f of "
+        + "this JVM's %d MiB heap, which HeapMemoryManager refuses; run with a larger -Xmx",
+        memMin, memMax, cacheMin, cacheMax, heap >> 20, limit, jvm >> 20));
+    }
+    if (0.1 * ratio < TUNER_RESOLUTION) {
+      // The tuner would take two policies 0.1 apart (MixR and MixRW) for the same shares.
+      LOG.warn("PCM heap tuner: a {} MiB emulated heap in this JVM's {} MiB makes a 0.1 share "
+        + "difference {} of the JVM's heap, below the {} PcmHeapTuner tells apart; policies that "
+        + "close are applied as one (a smaller -Xmx or a larger scale avoids it)", heap >> 20,
+        jvm >> 20, fraction(0.1 * ratio), TUNER_RESOLUTION);
+    }
+    String key = CoprocessorHost.REGIONSERVER_COPROCESSOR_CONF_KEY;
+    String loaded = c.hbaseOverrides().get(key);
+    if (loaded == null) {
+      // What the cluster would load without an override: Strata's site, then access control.
+      Configuration probe = HBaseConfiguration.create(dfsConf);
+      if (c.tieredPlacement()) {
+        probe.addResource(EmbeddedHBase.TIERING_SITE);
+      }
+      loaded = probe.getTrimmed(key, "");
+      if (c.accessControl()) {
+        String ac = EmbeddedHBase.ACCESS_CONTROL.get(key);
+        loaded = loaded.isEmpty() ? ac : loaded + "," + ac;
+      }
+    }
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(HeapMemoryManager.HBASE_RS_HEAP_MEMORY_TUNER_CLASS, PcmHeapTuner.class.getName());
+    keys.put(key, (loaded.isEmpty() ? "" : loaded + ",") + PcmHeapRegistrar.class.getName());
+    keys.put(HeapMemoryManager.HBASE_RS_HEAP_MEMORY_TUNER_PERIOD,
+      Integer.toString(TUNER_PERIOD_MS));
+    keys.put(HeapMemoryManager.MEMSTORE_SIZE_MIN_RANGE_KEY, fraction(memMin * ratio));
+    keys.put(HeapMemoryManager.MEMSTORE_SIZE_MAX_RANGE_KEY, fraction(memMax * ratio));
+    keys.put(HeapMemoryManager.BLOCK_CACHE_SIZE_MIN_RANGE_KEY, fraction(cacheMin * ratio));
+    keys.put(HeapMemoryManager.BLOCK_CACHE_SIZE_MAX_RANGE_KEY, fraction(cacheMax * ratio));
+    keys.put(HConstants.HEAP_OCCUPANCY_LOW_WATERMARK_KEY, "1.01");
+    return keys;
   }
 
   private String fraction(double f) {
@@ -506,11 +637,22 @@ final class PcmRun {
     return plan.changes().size();
   }
 
-  /** {@code rec} with its memstore flush and region sizes divided by the scale's divisor. */
+  /**
+   * {@code rec} with its memstore flush and region sizes divided by the scale's divisor, and its
+   * heap shares (written on the table for PcmHeapTuner) made fractions of this JVM's heap as the
+   * cluster's own shares are ({@link #start}): the tuner reads them as fractions of the heap
+   * HeapMemoryManager sees, which here is the JVM's, not the emulated one.
+   */
   Recommendation scaled(Recommendation rec) {
+    long heap = emulatedHeap > 0 ? emulatedHeap : scale.scaled(PcmBench.DEFAULT_HEAP_GB * 1024L);
+    long jvm = Runtime.getRuntime().maxMemory();
     List<Recommendation.Setting> out = new ArrayList<>();
     for (Recommendation.Setting s : rec.settings()) {
-      if (s.key().equals(PolicyKey.FLUSH_SIZE) || s.key().equals(PolicyKey.MAX_FILESIZE)) {
+      if (s.key().equals(PolicyKey.GLOBAL_MEMSTORE) || s.key().equals(PolicyKey.BLOCK_CACHE)) {
+        out.add(new Recommendation.Setting(s.key(), s.scope(), s.target(),
+          fraction(Double.parseDouble(s.value()) * heap / jvm), s.rule() + " x emulated heap "
+            + (heap >> 20) + " MiB / JVM heap " + (jvm >> 20) + " MiB"));
+      } else if (s.key().equals(PolicyKey.FLUSH_SIZE) || s.key().equals(PolicyKey.MAX_FILESIZE)) {
         long v = Long.parseLong(s.value()) / scale.sizeDivisor();
         out.add(new Recommendation.Setting(s.key(), s.scope(), s.target(), Long.toString(v),
           s.rule() + " / " + scale.sizeDivisor()));
@@ -584,42 +726,83 @@ final class PcmRun {
     }
   }
 
+  /** One adaptation run's figures, gathered over its clusters. Not thread-safe. */
+  private static final class AdaptState {
+    final Map<Side, Double> second = new LinkedHashMap<>();
+    List<PcmResults.Phase> phases;
+    double keptOps = Double.NaN;
+    int restarts;
+    PcmResults.TunerRun tuner;
+  }
+
   /**
    * A bulk load into an empty table, then a read-mostly phase (YCSB B), under the watch loop:
-   * monitor, classify, and on a change of class apply its policy online. The second phase's
-   * throughput after the switch is compared with tables on the same cluster, loaded with the
-   * same records, under the two baselines (in an order rotated with the PCM table's by the
-   * repetition) and, last, with the BL policy kept. The RegionServers' start codes before and
-   * after give the restarts the adaptation took.
+   * monitor, classify, and on a change of class apply its policy online, heap shares included:
+   * PCM's table runs on a cluster of its own whose RegionServers run PcmHeapTuner
+   * ({@link #TUNER_SPEC}), so the shares move with the class as the table's other settings do.
+   * The second phase's throughput after the switch is compared with tables loaded with the same
+   * records under the two baselines and, last of them, with the BL policy kept, on a cluster
+   * without the tuner (HBase's shares, as every baseline has): a table of PCM's on the same
+   * RegionServers would move their shares under the baselines. The sides run in an order rotated
+   * with the PCM table's by the repetition, consecutive baselines on one cluster. The
+   * RegionServers' start codes before and after give the restarts the adaptation took.
    */
   void adaptation(List<Job> jobs) {
     Mix readMostly = Mix.YCSB.get(1);
     int r = run;
-    jobs.add(new Job("adaptation", "bulk load then read-mostly, run " + (r + 1),
-      DEFAULT_SPEC, (h, admin) -> {
-      Collection<ServerName> before = admin.getRegionServers();
-      Map<Side, Double> second = new LinkedHashMap<>();
-      List<PcmResults.Phase> phases = null;
-      for (Side side : rotate(List.of(Side.PCM, Side.STOCK, Side.INCREASING_TO_UPPER_BOUND),
-        r)) {
-        if (side == Side.PCM) {
-          phases = watched(h, admin, readMostly);
-          second.put(side, phases.get(1).opsPerSec());
-        } else {
-          second.put(side, secondPhaseOn(h, admin, side == Side.STOCK ? "adapt_default"
-            : "adapt_itub", side, null, readMostly));
+    AdaptState state = new AdaptState();
+    List<List<Side>> clusters = new ArrayList<>();
+    for (Side side : rotate(List.of(Side.PCM, Side.STOCK, Side.INCREASING_TO_UPPER_BOUND), r)) {
+      List<Side> last = clusters.isEmpty() ? null : clusters.get(clusters.size() - 1);
+      if (last != null && side != Side.PCM && last.get(0) != Side.PCM) {
+        last.add(side);
+      } else {
+        clusters.add(new ArrayList<>(List.of(side)));
+      }
+    }
+    int keptWith = -1;
+    for (int i = 0; i < clusters.size(); i++) {
+      if (clusters.get(i).get(0) != Side.PCM) {
+        keptWith = i;
+      }
+    }
+    for (int i = 0; i < clusters.size(); i++) {
+      List<Side> sides = clusters.get(i);
+      boolean pcm = sides.get(0) == Side.PCM;
+      boolean kept = i == keptWith;
+      boolean lastJob = i == clusters.size() - 1;
+      String name = (pcm ? "PCM (heap tuner on)" : String.join(", ", sides.stream()
+        .map(Side::label).toList()) + (kept ? ", BL kept" : "")) + ": bulk load then "
+        + "read-mostly, run " + (r + 1);
+      jobs.add(new Job("adaptation", name, pcm ? TUNER_SPEC : DEFAULT_SPEC, (h, admin) -> {
+        Collection<ServerName> before = admin.getRegionServers();
+        for (Side side : sides) {
+          if (side == Side.PCM) {
+            state.phases = watched(h, admin, readMostly, state);
+            state.second.put(side, state.phases.get(1).opsPerSec());
+          } else {
+            state.second.put(side, secondPhaseOn(h, admin, side == Side.STOCK ? "adapt_default"
+              : "adapt_itub", side, null, readMostly));
+          }
         }
-      }
-      double keptOps = secondPhaseOn(h, admin, "adapt_kept_bl", Side.STOCK, WorkloadClass.BL,
-        readMostly);
-      int restarts = restarts(before, admin.getRegionServers());
-      out.printf(Locale.ROOT, "[pcm] adaptation run %d: %d RegionServer restart(s) seen "
-        + "(start codes before and after)%n", r + 1, restarts);
-      results.adaptation(r, phases, second, keptOps, restarts);
-      for (String name : List.of("adapt_pcm", "adapt_default", "adapt_itub", "adapt_kept_bl")) {
-        YcsbTable.dropIfExists(admin, TableName.valueOf(name));
-      }
-    }));
+        if (kept) {
+          state.keptOps = secondPhaseOn(h, admin, "adapt_kept_bl", Side.STOCK, WorkloadClass.BL,
+            readMostly);
+        }
+        state.restarts += restarts(before, admin.getRegionServers());
+        for (String t : List.of("adapt_pcm", "adapt_default", "adapt_itub", "adapt_kept_bl")) {
+          YcsbTable.dropIfExists(admin, TableName.valueOf(t));
+        }
+        if (lastJob) {
+          out.printf(Locale.ROOT, "[pcm] adaptation run %d: %d RegionServer restart(s) seen "
+            + "(start codes before and after)%n", r + 1, state.restarts);
+          results.adaptation(r, state.phases, state.second, state.keptOps, state.restarts);
+          if (state.tuner != null) {
+            results.adaptationTuner(r, state.tuner);
+          }
+        }
+      }));
+    }
   }
 
   /**
@@ -640,10 +823,11 @@ final class PcmRun {
   /**
    * PCM's table: the bulk load then the read-mostly phase under the watch loop; returns both
    * phases. The first run loads for a time (long enough for a window and the hysteresis); it
-   * sets the records every later table loads, this one's included in later runs.
+   * sets the records every later table loads, this one's included in later runs. The second
+   * phase is watched by a {@link HeapTunerWatch}: what PcmHeapTuner did goes to {@code state}.
    */
-  private List<PcmResults.Phase> watched(EmbeddedHBase h, Admin admin, Mix readMostly)
-    throws Exception {
+  private List<PcmResults.Phase> watched(EmbeddedHBase h, Admin admin, Mix readMostly,
+    AdaptState state) throws Exception {
     TableName t = TableName.valueOf("adapt_pcm");
     YcsbTable.create(admin, t, "family", 1);
     LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
@@ -653,9 +837,14 @@ final class PcmRun {
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     List<PcmResults.Phase> phases = new ArrayList<>();
+    HeapTunerWatch tuner = null;
     try {
       for (Mix phase : List.of(Mix.BULK_LOAD, readMostly)) {
         stop.set(false);
+        if (phase != Mix.BULK_LOAD) {
+          tuner = new HeapTunerWatch(h, emulatedHeap);
+        }
+        Recommendation applied = null;
         long p0 = System.nanoTime();
         // The first run's load phase runs for a time, not a record count: long enough for a
         // full window and the hysteresis whatever the machine's speed; later runs load as many
@@ -675,8 +864,9 @@ final class PcmRun {
           WorkloadMonitor.Observation o = mon.observe();
           if (o.changed().isPresent() && switched == null) {
             switched = o.changed().get();
-            int changes = applyPolicy(admin, t, manager.recommend(switched,
-              facts(o.sample().dataBytes(), o.sample().regions())));
+            applied = manager.recommend(switched, facts(o.sample().dataBytes(),
+              o.sample().regions()));
+            int changes = applyPolicy(admin, t, applied);
             switchS = (System.nanoTime() - p0) / 1e9;
             out.printf(Locale.ROOT, "[pcm] adaptation %s: classified %s, policy applied "
               + "(%d online change(s)) %.1f s after the phase began%n", phase.name(), switched,
@@ -697,6 +887,17 @@ final class PcmRun {
             scale.runSeconds(), 0);
           out.printf(Locale.ROOT, "[pcm] adaptation: %s on the PCM table after the switch: "
             + "%,.0f ops/s%n", phase.name(), measured.opsPerSec());
+          List<PcmResults.TunerServer> servers = tuner.finish(t);
+          state.tuner = new PcmResults.TunerRun(switched,
+            applied == null ? Double.NaN : share(applied, PolicyKey.GLOBAL_MEMSTORE),
+            applied == null ? Double.NaN : share(applied, PolicyKey.BLOCK_CACHE), servers);
+          for (PcmResults.TunerServer ts : servers) {
+            out.printf(Locale.ROOT, "[pcm] adaptation: heap tuner on %s%s: memstore share "
+              + "%.3f -> %.3f, block cache %.3f -> %.3f (of the emulated heap), %d step(s) "
+              + "seen%n", ts.server(), ts.servesPcmTable() ? " (serves the PCM table)" : "",
+              ts.memstoreBefore(), ts.memstoreAfter(), ts.blockCacheBefore(),
+              ts.blockCacheAfter(), ts.steps());
+          }
         } else {
           measured = load.get(10, TimeUnit.MINUTES);
         }
@@ -706,6 +907,9 @@ final class PcmRun {
     } finally {
       stop.set(true);
       pool.shutdownNow();
+      if (tuner != null) {
+        tuner.close();
+      }
     }
     if (adaptRecords == 0) {
       adaptRecords = keys.inserted();

@@ -56,12 +56,46 @@ public class PcmBenchIT {
     assertEquals(8, c.path("mixes").size());
     JsonNode a = doc.path("adaptation");
     assertTrue(a.toString(), a.has("switch_s"));
+    // PCM's cluster runs PcmHeapTuner: in each run whose second phase switched class, the
+    // RegionServers serving the PCM table moved their memstore and block-cache shares (read from
+    // the RegionServers) toward the new policy's, online (restarts 0 below).
+    JsonNode tuner = a.path("heap_tuner");
+    assertTrue("adaptation.heap_tuner.enabled: " + a, tuner.path("enabled").asBoolean(false));
+    assertEquals(tuner.toString(), 2, tuner.path("runs").size());
+    int switched = 0;
+    for (JsonNode run : tuner.path("runs")) {
+      if (run.path("switched_to").isNull()) {
+        continue;
+      }
+      switched++;
+      double memTarget = run.path("memstore_share_target").asDouble();
+      double cacheTarget = run.path("block_cache_share_target").asDouble();
+      int serving = 0;
+      for (JsonNode rs : run.path("region_servers")) {
+        if (!rs.path("serves_pcm_table").asBoolean()) {
+          continue;
+        }
+        serving++;
+        double memBefore = Math.abs(rs.path("memstore_share_before").asDouble() - memTarget);
+        double memAfter = Math.abs(rs.path("memstore_share_after").asDouble() - memTarget);
+        double cacheBefore = Math.abs(rs.path("block_cache_share_before").asDouble()
+          - cacheTarget);
+        double cacheAfter = Math.abs(rs.path("block_cache_share_after").asDouble() - cacheTarget);
+        assertTrue(run.toString(), rs.path("steps").asInt() >= 1);
+        assertTrue(run.toString(), memAfter < memBefore - 0.01 || memBefore < 0.01);
+        assertTrue(run.toString(), cacheAfter < cacheBefore - 0.01 || cacheBefore < 0.01);
+        assertTrue(run.toString(), memAfter < 0.05 && cacheAfter < 0.05
+          || memAfter < memBefore - 0.01 && cacheAfter < cacheBefore - 0.01);
+      }
+      assertTrue(run.toString(), serving >= 1);
+    }
+    assertTrue(tuner.toString(), switched >= 1);
     assertEquals(a.toString(), 2, a.path("phases").size());
     // The bulk load is seen as one: the table was empty when the watch began.
     assertEquals(a.toString(), "BL", a.path("phases").get(0).path("classified").asText());
 
     // Two runs; the adaptation's speed-up over stock is the median of the runs', within their
-    // spread; the heap shares are not changed online here and nothing restarts.
+    // spread; nothing restarts.
     assertEquals(doc.toString(), 2, doc.path("runs").asInt());
     assertEquals(a.toString(), 2, a.path("runs").asInt());
     assertEquals(a.toString(), 2, a.path("runs_switch_s").size());

@@ -190,4 +190,88 @@ public class PcmRunsTest {
     assertEquals(List.of("1g-m0.40-c0.40: stock", "6g-m0.40-c0.40: PCM",
       "1g-m0.40-c0.40: itub adaptation"), clusters);
   }
+
+  @Test
+  public void onlyPcmsAdaptationClusterRunsTheHeapTuner() throws Exception {
+    List<String> seen = new ArrayList<>();
+    for (int r = 0; r < 3; r++) {
+      PcmRun run = new PcmRun(null, PcmScale.QUICK,
+        new AdaptationManager(PolicyLoader.load(null)), new PcmResults(PcmScale.QUICK, 1L << 30),
+        null, System.out);
+      run.repetition(r);
+      List<PcmRun.Job> jobs = new ArrayList<>();
+      run.adaptation(jobs);
+      StringBuilder sb = new StringBuilder();
+      for (Map.Entry<PcmRun.Spec, List<PcmRun.Job>> g : PcmRun.groups(jobs)) {
+        for (PcmRun.Job j : g.getValue()) {
+          // The tuner on PCM's cluster only; the baselines and the kept BL policy on stock.
+          assertEquals(j.name(), j.name().startsWith("PCM"), g.getKey().heapTuner());
+          sb.append(g.getKey().heapTuner() ? "[tuner] " : "[stock] ")
+            .append(j.name().replaceAll(": bulk load.*", "")).append("; ");
+        }
+      }
+      seen.add(sb.toString().trim());
+    }
+    assertEquals(List.of(
+      "[tuner] PCM (heap tuner on); [stock] stock, increasing-to-upper-bound, BL kept;",
+      "[stock] stock, increasing-to-upper-bound, BL kept; [tuner] PCM (heap tuner on);",
+      "[stock] increasing-to-upper-bound; [tuner] PCM (heap tuner on); [stock] stock, BL kept;"),
+      seen);
+  }
+
+  @Test
+  public void theHeapTunerRangesHoldEveryPolicysScaledShares() throws Exception {
+    PcmRun run = new PcmRun(null, PcmScale.QUICK, new AdaptationManager(PolicyLoader.load(null)),
+      new PcmResults(PcmScale.QUICK, 1L << 30), null, System.out);
+    // A 64 MiB emulated heap in a 1 GiB JVM: every share a sixteenth.
+    Map<String, String> keys = run.tunerKeys(new LocalClusterConfig(),
+      new org.apache.hadoop.conf.Configuration(), 64L << 20, 1L << 30);
+    assertEquals("io.strata.pcm.PcmHeapTuner",
+      keys.get("hbase.regionserver.heapmemory.tuner.class"));
+    // Added after Strata's WAL durability guard, which the site loads.
+    assertEquals("io.strata.hbase.tiering.WalDurabilityGuard,io.strata.pcm.PcmHeapRegistrar",
+      keys.get("hbase.coprocessor.regionserver.classes"));
+    // The policies' shares go from 0.1 to 0.6 (memstore and block cache), scaled by 1/16.
+    assertEquals(0.1 / 16, Double.parseDouble(
+      keys.get("hbase.regionserver.global.memstore.size.min.range")), 1e-6);
+    assertEquals(0.6 / 16, Double.parseDouble(
+      keys.get("hbase.regionserver.global.memstore.size.max.range")), 1e-6);
+    assertEquals(0.1 / 16, Double.parseDouble(keys.get("hfile.block.cache.size.min.range")),
+      1e-6);
+    assertEquals(0.6 / 16, Double.parseDouble(keys.get("hfile.block.cache.size.max.range")),
+      1e-6);
+    // An emulated heap as large as the JVM's: 0.6 + 0.1 fits under 0.8; twice as large does not.
+    run.tunerKeys(new LocalClusterConfig(), new org.apache.hadoop.conf.Configuration(), 1L << 30,
+      1L << 30);
+    try {
+      run.tunerKeys(new LocalClusterConfig(), new org.apache.hadoop.conf.Configuration(),
+        2L << 30, 1L << 30);
+      fail("ranges beyond HeapMemoryManager's limit");
+    } catch (IllegalStateException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("-Xmx"));
+    }
+  }
+
+  @Test
+  public void theHeapTunerSummaryIsOfTheServersServingPcmsTable() {
+    PcmResults r = new PcmResults(PcmScale.QUICK, 1L << 30);
+    assertNull(PcmResult.HeapTuner.of(r.adaptTuner));
+    r.adaptationTuner(0, new PcmResults.TunerRun(WorkloadClass.RM, 0.2, 0.5, List.of(
+      new PcmResults.TunerServer("a", true, 0.6, 0.2, 0.1, 0.5, 1),
+      new PcmResults.TunerServer("b", false, 0.4, 0.4, 0.4, 0.4, 0))));
+    r.adaptationTuner(1, new PcmResults.TunerRun(WorkloadClass.RM, 0.2, 0.5, List.of(
+      new PcmResults.TunerServer("a", true, 0.4, 0.2, 0.4, 0.5, 1),
+      new PcmResults.TunerServer("b", true, 0.6, 0.4, 0.1, 0.3, 2))));
+    PcmResult.HeapTuner t = PcmResult.HeapTuner.of(r.adaptTuner);
+    assertTrue(t.enabled());
+    // Run 1: server a only (0.6 -> 0.2); run 2: the mean of a and b (0.5 -> 0.3); the median.
+    assertEquals(0.55, t.memstoreBefore(), 1e-9);
+    assertEquals(0.25, t.memstoreAfter(), 1e-9);
+    assertEquals(0.175, t.blockCacheBefore(), 1e-9);
+    assertEquals(0.45, t.blockCacheAfter(), 1e-9);
+    assertEquals(4, t.steps());
+    assertEquals(2, t.runs().size());
+    assertEquals("RM", t.runs().get(0).switchedTo());
+    assertEquals(2, t.runs().get(0).regionServers().size());
+  }
 }
