@@ -62,7 +62,14 @@ final class TierFaults {
         refused.addSuppressed(e);
       }
     }
-    return refused == null ? null : "HDFS refused fill file " + f + ": " + refused;
+    if (refused == null) {
+      return null;
+    }
+    // A RemoteException's message carries the NameNode's stack trace: its first line says why.
+    String why = String.valueOf(refused.getMessage());
+    int eol = why.indexOf('\n');
+    return "HDFS refused fill file " + f + ": " + refused.getClass().getSimpleName() + ": "
+      + (eol < 0 ? why : why.substring(0, eol));
   }
 
   /** The SSD volumes of DataNode {@code dn}: {@code ssd}, then {@code ssd2}... that exist. */
