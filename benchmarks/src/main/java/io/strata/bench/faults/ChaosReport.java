@@ -21,7 +21,7 @@ import org.knowm.xchart.XYChart;
  */
 public final class ChaosReport {
   /** Whose machinery a fault's recovery runs through, for the report. */
-  private static final Map<String, String> WHOSE = Map.ofEntries(
+  static final Map<String, String> WHOSE = Map.ofEntries(
     Map.entry("kill-regionserver", "HBase: its regions are reassigned once its ZooKeeper session "
       + "expires (`zookeeper.session.timeout`, 90 s by default) and its WAL is split and "
       + "replayed"),
@@ -75,7 +75,39 @@ public final class ChaosReport {
       + "replicas under a policy with one RAM and two SSD replicas; then HBase's WAL split and "
       + "replay, and HDFS's lease and block recovery of the WALs being written; an HMaster "
       + "whose store WAL loses all its DataNodes at once aborts (HBase's), and is started again "
-      + "as a supervisor would (`observed.restarted_after_exit`)"));
+      + "as a supervisor would (`observed.restarted_after_exit`)"),
+    Map.entry("kill-meta-regionserver", "HBase: the master reassigns `hbase:meta` first, once "
+      + "the server's ZooKeeper session expires or it comes back with a new start code, then "
+      + "its other regions; clients find meta's new location and carry on"),
+    Map.entry("kill-regionservers", "HBase: with every RegionServer gone at once no server can "
+      + "take their regions until they are back; then every WAL is split and replayed"),
+    Map.entry("rolling-restart-regionservers", "HBase: each server closes its regions (flushing "
+      + "them) on TERM, the master moves them to the other server, and the restarted one takes "
+      + "regions again from the balancer; the upgrade path"),
+    Map.entry("lose-regionserver", "HBase: the master sees the lost server's ZooKeeper session "
+      + "expire, splits its WAL and reopens its regions on the other servers (the slow path a "
+      + "restart with a new start code skips)"),
+    Map.entry("region-storm", "HBase: moves, splits, merges and balancer runs under load; the "
+      + "client follows moved regions through RegionMovedException and `hbase:meta`; Strata's "
+      + "placement keeps the files a split or merge writes on their policies"),
+    Map.entry("flush-compaction-storm", "Strata: every flush and compaction output is pinned to "
+      + "its policy before its first block, and the files the compactions archive go to "
+      + "`strata.archive.storage.policy`; HBase's flush and compaction queues take the storm"),
+    Map.entry("alter-under-load", "Strata: the validator refuses an unknown storage policy "
+      + "before any region reopens; a valid `strata.*` change reopens every region under load "
+      + "(HBase's modifyTable), and the new rule applies to files written after it"),
+    Map.entry("snapshot-clone-cold", "Strata: the files a major compaction archives are placed "
+      + "on `strata.archive.storage.policy` (COLD: every replica on ARCHIVE); HBase's snapshot "
+      + "references them there and a clone reads them back from ARCHIVE"),
+    Map.entry("volume-full", "HDFS: once heartbeats report the volume full the NameNode places "
+      + "new replicas by the policy's fallbacks, and never moves them back; Strata: the "
+      + "satisfier moves the files left off their policy once asked"),
+    Map.entry("volume-io-errors", "HDFS: the DataNode's volume checker must find the failed "
+      + "volume (`dfs.datanode.failed.volumes.tolerated`) and the NameNode re-replicate what it "
+      + "held; writers' pipeline recovery avoids it meanwhile"),
+    Map.entry("volume-stall", "HDFS: the DataNode's I/O threads block in the kernel on the "
+      + "throttled device and pipelines through it wait; Strata: the latency-aware volume "
+      + "chooser gives new blocks to other volumes of the type when the DataNode has any"));
 
   private ChaosReport() {
   }

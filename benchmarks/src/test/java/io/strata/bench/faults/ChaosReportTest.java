@@ -38,6 +38,17 @@ public class ChaosReportTest {
     return BenchJson.convert(new ObjectMapper().readTree(json), ChaosResult.class);
   }
 
+  /** The report says whose behaviour every fault of the full list shows, none left as "?". */
+  @Test
+  public void everyFaultHasWhoseBehaviourItShows() {
+    for (String fault : FaultCampaign.ALL) {
+      assertTrue("no 'whose behaviour' for " + fault, ChaosReport.WHOSE.containsKey(fault));
+      String shows = FaultCampaign.SHOWS.get(fault);
+      assertTrue(fault + ": the text names " + shows,
+        ChaosReport.WHOSE.get(fault).contains(shows));
+    }
+  }
+
   @Test
   public void writesThePlotTheTableAndWhoseBehaviourEachRecoveryIs() throws Exception {
     ChaosResult results = read(RESULTS);
