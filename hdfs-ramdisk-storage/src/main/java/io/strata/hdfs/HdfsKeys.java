@@ -10,8 +10,8 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * Configuration keys of Strata's HDFS-side services and plug-ins (the tier mover; the
- * DataNode's volume chooser, set in its hdfs-site.xml; the Storage Policy Satisfier's
- * supervision), each declared once here with its default and the one typed getter that reads and
+ * DataNode's volume chooser and read-only volume watcher, set in its hdfs-site.xml; the Storage
+ * Policy Satisfier's supervision), each declared once here with its default and the one typed getter that reads and
  * checks it. Bad values stop the service or plug-in with an {@link IllegalArgumentException}
  * naming the key, the value and what is allowed. Each is listed in
  * docs/configuration.md. Stateless: safe from any thread.
@@ -259,6 +259,35 @@ public final class HdfsKeys {
     double v = number(conf, CHOOSER_EWMA_WEIGHT, CHOOSER_EWMA_WEIGHT_DEFAULT, false);
     check(v > 0 && v <= 1, CHOOSER_EWMA_WEIGHT, "a number in (0, 1]", v);
     return v;
+  }
+
+  /**
+   * How often the read-only volume watcher ({@code io.strata.hdfs.volume.ReadOnlyVolumeWatcher},
+   * a DataNode plug-in) reads the mount table for a volume whose file system went read-only
+   * after an error. Default {@value #READONLY_CHECK_INTERVAL_MS_DEFAULT}; a duration, positive.
+   */
+  public static final String READONLY_CHECK_INTERVAL_MS =
+    "strata.volume.readonly.check.interval.ms";
+  public static final long READONLY_CHECK_INTERVAL_MS_DEFAULT = 2000;
+
+  /** {@link #READONLY_CHECK_INTERVAL_MS}: a positive duration. */
+  public static long readOnlyCheckIntervalMs(Configuration conf) {
+    return positiveMs(conf, READONLY_CHECK_INTERVAL_MS, READONLY_CHECK_INTERVAL_MS_DEFAULT);
+  }
+
+  /**
+   * How often the read-only volume watcher also creates and deletes an empty file on each
+   * persistent volume (no sync): the one sign of a read-only file system on kernels whose mount
+   * table does not show it. Only "read-only file system" counts; a full volume does not. Default
+   * {@value #READONLY_PROBE_INTERVAL_MS_DEFAULT}; 0 turns the probe off (the mount table alone).
+   */
+  public static final String READONLY_PROBE_INTERVAL_MS =
+    "strata.volume.readonly.probe.interval.ms";
+  public static final long READONLY_PROBE_INTERVAL_MS_DEFAULT = 30_000;
+
+  /** {@link #READONLY_PROBE_INTERVAL_MS}: a duration, 0 or more. */
+  public static long readOnlyProbeIntervalMs(Configuration conf) {
+    return nonNegativeMs(conf, READONLY_PROBE_INTERVAL_MS, READONLY_PROBE_INTERVAL_MS_DEFAULT);
   }
 
   /**

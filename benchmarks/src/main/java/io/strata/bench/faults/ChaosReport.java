@@ -102,9 +102,10 @@ public final class ChaosReport {
     Map.entry("volume-full", "HDFS: once heartbeats report the volume full the NameNode places "
       + "new replicas by the policy's fallbacks, and never moves them back; Strata: the "
       + "satisfier moves the files left off their policy once asked"),
-    Map.entry("volume-io-errors", "HDFS: the DataNode's volume checker must find the failed "
-      + "volume (`dfs.datanode.failed.volumes.tolerated`) and the NameNode re-replicate what it "
-      + "held; writers' pipeline recovery avoids it meanwhile"),
+    Map.entry("volume-io-errors", "Strata: the read-only volume watcher must find the volume "
+      + "gone read-only, which HDFS's own volume check lets through, and fail it; HDFS then "
+      + "drops it (`dfs.datanode.failed.volumes.tolerated`) and the NameNode re-replicates what "
+      + "it held; writers' pipeline recovery avoids it meanwhile"),
     Map.entry("volume-stall", "HDFS: the DataNode's I/O threads block in the kernel on the "
       + "throttled device and pipelines through it wait; Strata: the latency-aware volume "
       + "chooser gives new blocks to other volumes of the type when the DataNode has any"));

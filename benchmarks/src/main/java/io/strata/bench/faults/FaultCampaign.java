@@ -72,7 +72,7 @@ public final class FaultCampaign {
     Map.entry("lose-regionserver", "HBase"), Map.entry("region-storm", "HBase"),
     Map.entry("flush-compaction-storm", "Strata"), Map.entry("alter-under-load", "Strata"),
     Map.entry("snapshot-clone-cold", "Strata"), Map.entry("volume-full", "HDFS"),
-    Map.entry("volume-io-errors", "HDFS"), Map.entry("volume-stall", "Strata"),
+    Map.entry("volume-io-errors", "Strata"), Map.entry("volume-stall", "Strata"),
     Map.entry("kill-satisfier-mid-move", "Strata"));
   /** The WAL storage policy's key (upstream's). */
   static final String WAL_POLICY_KEY = "hbase.wal.storage.policy";

@@ -120,7 +120,8 @@ final class VolumeFaultRuns {
    * {@code volume-io-errors}: DataNode 1's SSD loop volume gets an ext4 error
    * ({@code /sys/fs/ext4/DEV/trigger_fs_error}; mounted {@code errors=remount-ro}, the file
    * system turns read-only), under the load with the table flushed meanwhile. The DataNode's
-   * writes there fail, its volume checker finds the volume failed and (with
+   * writes there fail; Strata's read-only volume watcher finds the volume read-only (HDFS's own
+   * check does not) and fails it, and the DataNode (with
    * {@code dfs.datanode.failed.volumes.tolerated} 1, the cluster's) drops it and serves on; the
    * NameNode re-replicates the replicas it held. Then the repair: the DataNode stopped, the file
    * system unmounted, checked ({@code e2fsck -fy}), mounted again, the DataNode started.

@@ -80,7 +80,7 @@ public class TierFaultsTest {
     }
     // The block-layer volume faults: in the full list, not quick, each with its shows.
     assertEquals("HDFS", FaultCampaign.SHOWS.get("volume-full"));
-    assertEquals("HDFS", FaultCampaign.SHOWS.get("volume-io-errors"));
+    assertEquals("Strata", FaultCampaign.SHOWS.get("volume-io-errors"));
     assertEquals("Strata", FaultCampaign.SHOWS.get("volume-stall"));
     for (String f : VolumeFaults.FAULTS) {
       assertTrue(f, FaultCampaign.ALL.contains(f));

@@ -31,7 +31,7 @@ final class ConfigMerge {
   static final Set<String> LIST_KEYS = Set.of("hbase.coprocessor.master.classes",
     "hbase.coprocessor.regionserver.classes", "hbase.coprocessor.region.classes",
     "hbase.coprocessor.wal.classes", "hbase.coprocessor.user.region.classes",
-    "dfs.datanode.data.dir");
+    "dfs.datanode.data.dir", "dfs.datanode.plugins");
   /** Prefixes of the keys that say where the cluster is and who it is: never written. */
   static final List<String> IDENTITY = List.of("fs.defaultFS", "hbase.rootdir",
     "hbase.zookeeper.", "hbase.cluster.distributed", "dfs.nameservices", "dfs.internal.nameservices",
