@@ -89,10 +89,10 @@ final class HeapTunerWatch implements AutoCloseable {
    * Stops sampling, reads the end and returns each RegionServer's start and end and the steps
    * seen; {@code table} marks the servers that serve its regions at the end.
    */
-  List<PcmResults.TunerServer> finish(TableName table) {
+  List<PcmResult.TunerServer> finish(TableName table) {
     close();
     sample();
-    List<PcmResults.TunerServer> out = new ArrayList<>();
+    List<PcmResult.TunerServer> out = new ArrayList<>();
     for (int i = 0; i < h.regionServerCount(); i++) {
       HRegionServer rs = h.regionServer(i);
       String name = rs.getServerName().toString();
@@ -101,7 +101,7 @@ final class HeapTunerWatch implements AutoCloseable {
       if (b == null || a == null) {
         continue;
       }
-      out.add(new PcmResults.TunerServer(name, !rs.getRegions(table).isEmpty(), b.memstore(),
+      out.add(new PcmResult.TunerServer(name, !rs.getRegions(table).isEmpty(), b.memstore(),
         a.memstore(), b.blockCache(), a.blockCache(), steps.getOrDefault(name, 0)));
     }
     return out;

@@ -180,10 +180,7 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
         PcmResults.TunerRun t = e.getValue();
         double[] sum = new double[4];
         int n = 0;
-        List<TunerServer> servers = new ArrayList<>();
-        for (PcmResults.TunerServer s : t.servers()) {
-          servers.add(new TunerServer(s.server(), s.servesPcmTable(), s.memstoreBefore(),
-            s.memstoreAfter(), s.blockCacheBefore(), s.blockCacheAfter(), s.steps()));
+        for (TunerServer s : t.servers()) {
           if (s.servesPcmTable()) {
             sum[0] += s.memstoreBefore();
             sum[1] += s.memstoreAfter();
@@ -200,7 +197,7 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
           ca.add(sum[3] / n);
         }
         runs.add(new TunerRun(e.getKey() + 1, label(t.switchedTo()),
-          figure(t.memstoreTarget()), figure(t.blockCacheTarget()), servers));
+          figure(t.memstoreTarget()), figure(t.blockCacheTarget()), t.servers()));
       }
       return new HeapTuner(true, figure(PcmResults.median(mb)), figure(PcmResults.median(ma)),
         figure(PcmResults.median(cb)), figure(PcmResults.median(ca)), steps, runs);
@@ -215,7 +212,11 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
     @JsonProperty("region_servers") List<TunerServer> regionServers) {
   }
 
-  /** One RegionServer's shares at the second phase's start and end, and the changes seen. */
+  /**
+   * One RegionServer during the adaptation's second phase on PCM's cluster: whether it served
+   * the PCM table at the end, its memstore and block-cache shares of the emulated heap at the
+   * phase's start and end (read from the RegionServer), and the changes seen between.
+   */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record TunerServer(@JsonProperty("server") String server,
     @JsonProperty("serves_pcm_table") boolean servesPcmTable,

@@ -101,20 +101,11 @@ final class PcmResults {
   }
 
   /**
-   * One RegionServer during the adaptation's second phase on PCM's cluster: whether it served
-   * the PCM table at the end, its memstore and block-cache shares of the emulated heap at the
-   * phase's start and end (read from the RegionServer), and the changes seen between.
-   */
-  record TunerServer(String server, boolean servesPcmTable, double memstoreBefore,
-    double memstoreAfter, double blockCacheBefore, double blockCacheAfter, int steps) {
-  }
-
-  /**
    * PcmHeapTuner in one adaptation run's second phase: the class switched to (null: none) and
    * its policy's shares (the target), and each RegionServer.
    */
   record TunerRun(WorkloadClass switchedTo, double memstoreTarget, double blockCacheTarget,
-    List<TunerServer> servers) {
+    List<PcmResult.TunerServer> servers) {
   }
 
   /** The median of the finite values, NaN when there is none. */

@@ -887,11 +887,11 @@ final class PcmRun {
             scale.runSeconds(), 0);
           out.printf(Locale.ROOT, "[pcm] adaptation: %s on the PCM table after the switch: "
             + "%,.0f ops/s%n", phase.name(), measured.opsPerSec());
-          List<PcmResults.TunerServer> servers = tuner.finish(t);
+          List<PcmResult.TunerServer> servers = tuner.finish(t);
           state.tuner = new PcmResults.TunerRun(switched,
             applied == null ? Double.NaN : share(applied, PolicyKey.GLOBAL_MEMSTORE),
             applied == null ? Double.NaN : share(applied, PolicyKey.BLOCK_CACHE), servers);
-          for (PcmResults.TunerServer ts : servers) {
+          for (PcmResult.TunerServer ts : servers) {
             out.printf(Locale.ROOT, "[pcm] adaptation: heap tuner on %s%s: memstore share "
               + "%.3f -> %.3f, block cache %.3f -> %.3f (of the emulated heap), %d step(s) "
               + "seen%n", ts.server(), ts.servesPcmTable() ? " (serves the PCM table)" : "",

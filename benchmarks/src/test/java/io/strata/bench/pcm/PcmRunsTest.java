@@ -257,11 +257,11 @@ public class PcmRunsTest {
     PcmResults r = new PcmResults(PcmScale.QUICK, 1L << 30);
     assertNull(PcmResult.HeapTuner.of(r.adaptTuner));
     r.adaptationTuner(0, new PcmResults.TunerRun(WorkloadClass.RM, 0.2, 0.5, List.of(
-      new PcmResults.TunerServer("a", true, 0.6, 0.2, 0.1, 0.5, 1),
-      new PcmResults.TunerServer("b", false, 0.4, 0.4, 0.4, 0.4, 0))));
+      new PcmResult.TunerServer("a", true, 0.6, 0.2, 0.1, 0.5, 1),
+      new PcmResult.TunerServer("b", false, 0.4, 0.4, 0.4, 0.4, 0))));
     r.adaptationTuner(1, new PcmResults.TunerRun(WorkloadClass.RM, 0.2, 0.5, List.of(
-      new PcmResults.TunerServer("a", true, 0.4, 0.2, 0.4, 0.5, 1),
-      new PcmResults.TunerServer("b", true, 0.6, 0.4, 0.1, 0.3, 2))));
+      new PcmResult.TunerServer("a", true, 0.4, 0.2, 0.4, 0.5, 1),
+      new PcmResult.TunerServer("b", true, 0.6, 0.4, 0.1, 0.3, 2))));
     PcmResult.HeapTuner t = PcmResult.HeapTuner.of(r.adaptTuner);
     assertTrue(t.enabled());
     // Run 1: server a only (0.6 -> 0.2); run 2: the mean of a and b (0.5 -> 0.3); the median.
