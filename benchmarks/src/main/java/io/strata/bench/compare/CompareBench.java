@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -232,6 +233,7 @@ public final class CompareBench {
     JsonNode probe = null;
     File outDir = s.out() != null ? s.out() : s.workDir();
     ObjectNode monitoring = JsonNodeFactory.instance.objectNode();
+    List<ReplicaLanding> landings = new ArrayList<>();
     try (BenchMonitor monitor = BenchMonitor.start(s.monitorMs(), true)) {
       for (int rep = 0; rep < s.reps(); rep++) {
         List<String> order = CompareStats.order(CompareResult.CONFIGS, rep);
@@ -267,7 +269,8 @@ public final class CompareBench {
               monitor.follow(conn);
               HBaseClient26.provideConnection(CONNECTION, conn);
               try {
-                measure(conn, config, rep, s, monitor, runs, out);
+                measure(conn, cluster.clientConfiguration(), config, rep, s, monitor, runs,
+                  landings, out);
               } finally {
                 HBaseClient26.withdrawConnection(CONNECTION);
                 monitor.follow(null);
@@ -286,7 +289,7 @@ public final class CompareBench {
     CompareResult result = new CompareResult(commit, Instant.now().toString(), "netty",
       emulation, probe, CompareResult.workloads(runs.get("hflush")),
       CompareResult.workloads(runs.get("hsync")));
-    String report = report(result, s, (System.nanoTime() - t0) / 1e9);
+    String report = report(result, s, (System.nanoTime() - t0) / 1e9, landings);
     out.println();
     out.print(report);
     if (s.json() != null) {
@@ -298,16 +301,21 @@ public final class CompareBench {
       if (monitoring.has(BenchMonitor.SECTION)) {
         BenchJson.write(new File(s.out(), "monitoring.json"), monitoring);
       }
+      BenchJson.write(new File(s.out(), "landing.json"), landings);
       Files.writeString(new File(s.out(), "report.md").toPath(), report, StandardCharsets.UTF_8);
       out.println("report written to " + s.out());
     }
     return 0;
   }
 
-  /** The two tables, then every workload on each, on one configuration's fresh cluster. */
-  static void measure(Connection conn, String config, int rep, Settings s, BenchMonitor monitor,
-    Map<String, Map<String, Map<String, List<CompareResult.Run>>>> runs, PrintStream out)
-    throws Exception {
+  /**
+   * The two tables, then every workload on each, on one configuration's fresh cluster; where
+   * the replicas are after the load and after the workloads.
+   */
+  static void measure(Connection conn, Configuration clusterConf,
+    String config, int rep, Settings s, BenchMonitor monitor,
+    Map<String, Map<String, Map<String, List<CompareResult.Run>>>> runs,
+    List<ReplicaLanding> landings, PrintStream out) throws Exception {
     try (Admin admin = conn.getAdmin()) {
       for (String mode : MODES) {
         createTable(admin, table(mode), config, mode, s.regions());
@@ -344,7 +352,23 @@ public final class CompareBench {
           }
         }
         TimeUnit.SECONDS.sleep(2);
+        landings.add(landing(clusterConf, config, rep, "after load", out));
       }
+    }
+    landings.add(landing(clusterConf, config, rep, "after workloads", out));
+  }
+
+  /** Where the replicas are now; a failure to read them is said, and the run goes on. */
+  private static ReplicaLanding landing(Configuration clusterConf,
+    String config, int rep, String when, PrintStream out) {
+    try {
+      ReplicaLanding l = ReplicaLanding.measure(clusterConf, config, rep + 1, when);
+      out.printf(Locale.ROOT, "    %-6s replicas %s: %s%n", config, when, l.bytes());
+      return l;
+    } catch (IOException e) {
+      out.printf(Locale.ROOT, "    WARN %s: could not read where the replicas are %s: %s%n",
+        config, when, e);
+      return new ReplicaLanding(config, rep + 1, when, Map.of());
     }
   }
 
@@ -439,7 +463,8 @@ public final class CompareBench {
     out.println("  media probe kept in " + dest);
   }
 
-  static String report(CompareResult r, Settings s, double seconds) {
+  static String report(CompareResult r, Settings s, double seconds,
+    List<ReplicaLanding> landings) {
     StringBuilder b = new StringBuilder();
     b.append("# Strata against stock and tuned upstream\n\n");
     b.append(String.format(Locale.ROOT, "Commit %s, %s; transport %s; emulation %s; %s run, %d "
@@ -451,6 +476,14 @@ public final class CompareBench {
     b.append("Spread: (max - min) / median of the runs. Ratios: Strata's median over the "
       + "other's (ops/s above 1 and p99 below 1 favour Strata).\n\n");
     b.append(CompareResult.markdown(r));
+    if (!landings.isEmpty()) {
+      b.append("\n## Where the replicas landed\n\n");
+      b.append("Replica bytes per storage type under HBase's root (tables: the tables' files; "
+        + "archive: files compactions replaced; wals: live WALs; old_wals: rolled ones), summed "
+        + "over the repetitions, as shares of each part (`landing.json` has every "
+        + "repetition).\n\n");
+      b.append(ReplicaLanding.markdown(landings));
+    }
     return b.toString();
   }
 }
