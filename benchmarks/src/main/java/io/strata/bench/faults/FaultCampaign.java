@@ -74,6 +74,11 @@ public final class FaultCampaign {
     Map.entry("snapshot-clone-cold", "Strata"), Map.entry("volume-full", "HDFS"),
     Map.entry("volume-io-errors", "Strata"), Map.entry("volume-stall", "Strata"),
     Map.entry("kill-satisfier-mid-move", "Strata"));
+  /**
+   * The longest wait, in seconds, for placement to converge after a volume fault's repair:
+   * upstream's satisfier self-retry timeout.
+   */
+  static final int VOLUME_PLACEMENT_S = 300;
   /** The WAL storage policy's key (upstream's). */
   static final String WAL_POLICY_KEY = "hbase.wal.storage.policy";
   /** The key that accepts every replica of a live WAL on the RAM tier (ALL_NVDIMM). */
@@ -550,7 +555,13 @@ public final class FaultCampaign {
       servedWithoutIt = true;
       ctl.cluster("start", lost);
     }
-    double placementS = placementConverged(conn, dfs, conf);
+    // A volume fault's repair leaves files written meanwhile on the policies' fallbacks, which
+    // only the satisfier moves back, at upstream's pace: a file whose target storage type was
+    // missing is retried on the satisfier's re-checks (a minute apart) and within its
+    // self-retry timeout (5 minutes); the other faults move nothing.
+    int placementLimitS = VolumeFaults.FAULTS.contains(fault)
+      ? Math.max(s.placementS(), VOLUME_PLACEMENT_S) : s.placementS();
+    double placementS = placementConverged(conn, dfs, conf, placementLimitS);
     // After a storm every region is open again: none left in transition.
     boolean settled = true;
     if (STORMS.contains(fault)) {
@@ -783,9 +794,9 @@ public final class FaultCampaign {
    * where its storage policy wants its blocks; seconds waited, or -1 after the limit.
    */
   private double placementConverged(Connection conn, DistributedFileSystem dfs,
-    Configuration conf) throws Exception {
+    Configuration conf, int limitS) throws Exception {
     long start = System.nanoTime();
-    long deadline = start + TimeUnit.SECONDS.toNanos(s.placementS());
+    long deadline = start + TimeUnit.SECONDS.toNanos(limitS);
     // A master that was just restarted answers "initializing" for a while: ask again.
     while (true) {
       try (Admin admin = conn.getAdmin()) {
@@ -794,7 +805,7 @@ public final class FaultCampaign {
       } catch (IOException e) {
         if (System.nanoTime() > deadline) {
           out.printf(Locale.ROOT, "placement: the table could not be flushed within %d s: %s%n",
-            s.placementS(), e);
+            limitS, e);
           return -1;
         }
         Thread.sleep(5000);
@@ -849,7 +860,7 @@ public final class FaultCampaign {
         }
         double compactionS = (System.nanoTime() - t0) / 1e9;
         // The archived files on their policy's types before the clone reads them.
-        double placed = placementConverged(conn, dfs, conf);
+        double placed = placementConverged(conn, dfs, conf, s.placementS());
         Path archive = new Path(new Path(conf.get(HConstants.HBASE_DIR)),
           "archive/data/default/strata_chaos");
         int archived = 0;

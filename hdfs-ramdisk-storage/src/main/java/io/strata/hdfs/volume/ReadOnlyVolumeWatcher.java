@@ -11,11 +11,15 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -37,9 +41,14 @@ import org.slf4j.LoggerFactory;
  * <p>Every {@link HdfsKeys#READONLY_CHECK_INTERVAL_MS} the watcher reads the mount table
  * ({@link MountTable}: {@code ro}, {@code emergency_ro}); every
  * {@link HdfsKeys#READONLY_PROBE_INTERVAL_MS} it also creates and deletes an empty file on each
- * persistent volume, with no sync, for kernels whose mount table does not show the state. Only a
- * "Read-only file system" error counts, twice in a row: a full volume must not be failed (the
- * trap HDFS-13538 fell into). The RAM tier is not watched.
+ * persistent volume, with no sync, for kernels whose mount table does not show the state (some
+ * answer such a create with an I/O error rather than "read-only"). Only "Read-only file system"
+ * and "Input/output error" count, twice in a row: a full volume or an exhausted quota must not
+ * be failed (the trap HDFS-13538 fell into). The errors are matched by the C library's text,
+ * which the DataNode's locale could translate: Hadoop's daemons run in the C or an English
+ * locale. The probes run on a thread of their own, so a hung device delays only them, never the
+ * mount table's checks; a probe that has not returned is not started again. The RAM tier is not
+ * watched.
  *
  * <p>A volume found read-only is handed to the DataNode's own disk-error path,
  * {@link DataNode#checkDiskErrorAsync}, wrapped so that its check reports it failed. From there
@@ -56,6 +65,8 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(ReadOnlyVolumeWatcher.class);
   /** The text the JDK gives for {@code EROFS}. */
   static final String EROFS = "Read-only file system";
+  /** The text the JDK gives for {@code EIO}. */
+  static final String EIO = "Input/output error";
   /** Probes failing with {@link #EROFS} in a row before a volume is failed on the probe alone. */
   static final int PROBE_REFUSALS_TO_FAIL = 2;
 
@@ -64,11 +75,17 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
     String readOnlyReason(FsVolumeSpi volume, Path dir);
   }
 
-  private final Set<String> failed = ConcurrentHashMap.newKeySet();
+  /** Volumes failed and not yet removed, by identity: a re-added volume is a new object. */
+  private final Set<FsVolumeSpi> failed =
+    Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
   private final ConcurrentHashMap<String, Integer> refusals = new ConcurrentHashMap<>();
   private final ReadOnlySign extraSign;
   private volatile DataNode dn;
   private ScheduledExecutorService poller;
+  private ExecutorService prober;
+  private volatile Future<?> probing;
+  private long probingSinceNanos;
+  private boolean probeHangWarned;
   private long probeMs;
   private long nextProbeNanos;
   private volatile boolean tableWarned;
@@ -98,6 +115,11 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
       t.setDaemon(true);
       return t;
     });
+    prober = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "strata-readonly-volume-probe");
+      t.setDaemon(true);
+      return t;
+    });
     poller.scheduleWithFixedDelay(this::poll, checkMs, checkMs, TimeUnit.MILLISECONDS);
     LOG.info("Read-only volume watcher on: the mount table every {} ms ({}){}; a read-only "
       + "persistent volume is failed through the DataNode's disk-error path",
@@ -110,6 +132,9 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
   public void stop() {
     if (poller != null) {
       poller.shutdownNow();
+    }
+    if (prober != null) {
+      prober.shutdownNow();
     }
   }
 
@@ -147,7 +172,9 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
     for (FsVolumeSpi v : volumes) {
       present.add(v.getStorageID());
     }
-    failed.retainAll(present);
+    synchronized (failed) {
+      failed.removeIf(f -> volumes.stream().noneMatch(v -> v == f));
+    }
     refusals.keySet().retainAll(present);
     MountTable table = mountTable();
     boolean probeDue = probeMs > 0 && System.nanoTime() - nextProbeNanos >= 0;
@@ -156,7 +183,7 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
     }
     List<FsVolumeSpi> toProbe = new ArrayList<>();
     for (FsVolumeSpi v : volumes) {
-      if (v.isTransientStorage() || failed.contains(v.getStorageID())) {
+      if (v.isTransientStorage() || v.getStorageType().isRAM() || failed.contains(v)) {
         continue;
       }
       Path dir = dirOf(v);
@@ -178,21 +205,52 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
         toProbe.add(v);
       }
     }
-    // Probes last: on a hung disk a create can block, and the mount table of the other volumes
-    // has been read by then.
-    for (FsVolumeSpi v : toProbe) {
-      Path dir = dirOf(v);
-      String why = probe(dir);
-      String id = v.getStorageID();
-      if (why == null) {
-        refusals.remove(id);
-      } else if (refusals.merge(id, 1, Integer::sum) >= PROBE_REFUSALS_TO_FAIL) {
-        refusals.remove(id);
-        fail(v, dir, why + " (" + PROBE_REFUSALS_TO_FAIL + " probes in a row)");
-      } else {
-        LOG.warn("Volume {} of this DataNode refused a file: {}; probing it again in the next "
-          + "check before failing it", dir, why);
+    if (!toProbe.isEmpty()) {
+      probeOnItsThread(toProbe);
+    }
+  }
+
+  /**
+   * Hands the probes to their thread, unless the last ones have not returned: a create on a
+   * hung device blocks, and the mount table's checks must go on meanwhile.
+   */
+  private void probeOnItsThread(List<FsVolumeSpi> toProbe) {
+    Future<?> last = probing;
+    if (last != null && !last.isDone()) {
+      long s = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - probingSinceNanos);
+      if (!probeHangWarned && s >= 60) {
+        probeHangWarned = true;
+        LOG.warn("Read-only volume watcher: a create probe of this DataNode's volumes has not "
+          + "returned for {} s (a hung or frozen device?); no new probe until it does, the "
+          + "mount table is still read every check", s);
       }
+      return;
+    }
+    probeHangWarned = false;
+    probingSinceNanos = System.nanoTime();
+    probing = prober.submit(() -> {
+      for (FsVolumeSpi v : toProbe) {
+        try {
+          probeOne(v);
+        } catch (RuntimeException e) {
+          LOG.warn("Read-only volume watcher: the probe of {} failed", dirOf(v), e);
+        }
+      }
+    });
+  }
+
+  private void probeOne(FsVolumeSpi v) {
+    Path dir = dirOf(v);
+    String why = probe(dir);
+    String id = v.getStorageID();
+    if (why == null) {
+      refusals.remove(id);
+    } else if (refusals.merge(id, 1, Integer::sum) >= PROBE_REFUSALS_TO_FAIL) {
+      refusals.remove(id);
+      fail(v, dir, why + " (" + PROBE_REFUSALS_TO_FAIL + " probes in a row)");
+    } else {
+      LOG.warn("Volume {} of this DataNode refused a file: {}; probing it again in the next "
+        + "check before failing it", dir, why);
     }
   }
 
@@ -235,7 +293,9 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
       f = Files.createTempFile(dir, ".strata-readonly-probe-", ".tmp");
       return null;
     } catch (IOException e) {
-      return isReadOnly(e) ? "creating a file in it failed: " + EROFS : null;
+      String reason = e instanceof FileSystemException
+        ? ((FileSystemException) e).getReason() : null;
+      return isReadOnly(e) || isIoError(e) ? "creating a file in it failed: " + reason : null;
     } finally {
       if (f != null) {
         try {
@@ -252,8 +312,13 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
     return e instanceof FileSystemException && EROFS.equals(((FileSystemException) e).getReason());
   }
 
+  /** Whether an I/O error is the device's "input/output error". */
+  static boolean isIoError(IOException e) {
+    return e instanceof FileSystemException && EIO.equals(((FileSystemException) e).getReason());
+  }
+
   private void fail(FsVolumeSpi v, Path dir, String why) {
-    if (!failed.add(v.getStorageID())) {
+    if (!failed.add(v)) {
       return;
     }
     LOG.error("Volume {} ({} storage {}) of this DataNode is read-only: {}. HDFS's own volume "
@@ -262,7 +327,14 @@ public final class ReadOnlyVolumeWatcher implements ServicePlugin {
       + "marks the storage failed and re-replicates. To get it back: repair the file system "
       + "(e2fsck), then restart the DataNode or re-add the directory (dfsadmin -reconfig)",
       dir, v.getStorageType(), v.getStorageID(), why);
-    dn.checkDiskErrorAsync(failing(v));
+    try {
+      dn.checkDiskErrorAsync(failing(v));
+    } catch (RuntimeException e) {
+      // Not handed over (the DataNode shutting down): the next check tries again.
+      failed.remove(v);
+      LOG.warn("Read-only volume watcher: could not hand volume {} to the DataNode's disk-error "
+        + "path; trying again at the next check", dir, e);
+    }
   }
 
   /**

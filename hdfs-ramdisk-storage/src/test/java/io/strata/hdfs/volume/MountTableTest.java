@@ -54,7 +54,7 @@ public class MountTableTest {
   }
 
   @Test
-  public void onlyReadOnlyFileSystemErrorsCount() {
+  public void onlyReadOnlyAndIoErrorsCount() {
     assertTrue(ReadOnlyVolumeWatcher.isReadOnly(
       new FileSystemException("/v/x", null, "Read-only file system")));
     // A full volume or an exhausted quota is not a failed disk (HDFS-13538).
@@ -64,6 +64,10 @@ public class MountTableTest {
       new FileSystemException("/v/x", null, "Disk quota exceeded")));
     assertFalse(ReadOnlyVolumeWatcher.isReadOnly(new AccessDeniedException("/v/x")));
     assertFalse(ReadOnlyVolumeWatcher.isReadOnly(new IOException("Read-only file system")));
+    assertTrue(ReadOnlyVolumeWatcher.isIoError(
+      new FileSystemException("/v/x", null, "Input/output error")));
+    assertFalse(ReadOnlyVolumeWatcher.isIoError(
+      new FileSystemException("/v/x", null, "No space left on device")));
   }
 
   @Test
