@@ -27,7 +27,11 @@ public enum KeyDistribution {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** A chooser over the records {@code keys} holds now (uniform: over those it holds then). */
+  /**
+   * A chooser over the records {@code keys} holds now (uniform: over those it holds at each
+   * pick). The skewed ones do not follow records inserted after they were made: meant for mixes
+   * that do not insert.
+   */
   Chooser over(LoadDriver.KeySpace keys) {
     long n = Math.max(1, keys.inserted());
     switch (this) {

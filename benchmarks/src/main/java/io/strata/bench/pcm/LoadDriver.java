@@ -55,8 +55,13 @@ public final class LoadDriver {
       return next.get();
     }
 
-    long claim() {
-      return next.getAndIncrement();
+    /**
+     * The next record's number; with a positive {@code limit}, never {@code limit} or more: a
+     * number at the limit is returned without being taken, so that the key space never counts
+     * records a bulk load did not write.
+     */
+    long claim(long limit) {
+      return limit > 0 ? next.getAndUpdate(v -> v < limit ? v + 1 : v) : next.getAndIncrement();
     }
   }
 
@@ -148,7 +153,7 @@ public final class LoadDriver {
         }
         double p = rnd.nextDouble();
         if ((p -= mix.insert()) < 0) {
-          long n = keys.claim();
+          long n = keys.claim(insertLimit);
           if (insertLimit > 0 && n >= insertLimit) {
             break;
           }

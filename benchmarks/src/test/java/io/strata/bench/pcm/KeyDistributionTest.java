@@ -13,7 +13,7 @@ public class KeyDistributionTest {
   private static long[] counts(KeyDistribution d) {
     LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
     for (int i = 0; i < N; i++) {
-      keys.claim();
+      keys.claim(0);
     }
     KeyDistribution.Chooser c = d.over(keys);
     long[] counts = new long[N];
@@ -34,6 +34,19 @@ public class KeyDistributionTest {
       top += sorted[i];
     }
     return top / (double) PICKS;
+  }
+
+  @Test
+  public void aBulkLoadNeverCountsARecordPastItsLimit() {
+    LoadDriver.KeySpace keys = new LoadDriver.KeySpace();
+    assertEquals(0, keys.claim(2));
+    assertEquals(1, keys.claim(2));
+    // At the limit: the number is returned, not taken, however many threads ask.
+    assertEquals(2, keys.claim(2));
+    assertEquals(2, keys.claim(2));
+    assertEquals(2, keys.inserted());
+    assertEquals(2, keys.claim(0));
+    assertEquals(3, keys.inserted());
   }
 
   @Test
