@@ -25,7 +25,8 @@ import site.ycsb.Utils;
  * Drives a {@link Mix} against a table from client threads in this JVM, the way YCSB's
  * CoreWorkload does with its defaults: records of 10 fields of 100 bytes under keys
  * {@code user} + the FNV hash of the record number (YCSB's hashed insert order, which
- * {@code YcsbTable.splitKeys} pre-splits evenly), uniform choice of existing records, updates of
+ * {@code YcsbTable.splitKeys} pre-splits evenly), uniform choice of existing records (or another
+ * {@link KeyDistribution}), updates of
  * one field, scans of 1 to 100 records. An insert-only mix writes through a client-side buffer
  * (YCSB's load with client buffering, as the paper loaded); the others send each request on its
  * own. Thread-safe: one driver may run once at a time per key space; the key space is shared.
@@ -54,8 +55,13 @@ public final class LoadDriver {
       return next.get();
     }
 
-    long claim() {
-      return next.getAndIncrement();
+    /**
+     * The next record's number; with a positive {@code limit}, never {@code limit} or more: a
+     * number at the limit is returned without being taken, so that the key space never counts
+     * records a bulk load did not write.
+     */
+    long claim(long limit) {
+      return limit > 0 ? next.getAndUpdate(v -> v < limit ? v + 1 : v) : next.getAndIncrement();
     }
   }
 
@@ -88,7 +94,25 @@ public final class LoadDriver {
    * {@code stop} is set (by another thread). */
   public static Outcome run(Connection conn, TableName table, Mix mix, KeySpace keys, int threads,
     double seconds, long insertLimit, AtomicBoolean stop) throws Exception {
+    return run(conn, table, mix, keys, threads, seconds, insertLimit, stop,
+      KeyDistribution.UNIFORM);
+  }
+
+  /**
+   * As {@link #run(Connection, TableName, Mix, KeySpace, int, double, long)}, with the existing
+   * records picked by {@code distribution}.
+   */
+  public static Outcome run(Connection conn, TableName table, Mix mix, KeySpace keys, int threads,
+    double seconds, long insertLimit, KeyDistribution distribution) throws Exception {
+    return run(conn, table, mix, keys, threads, seconds, insertLimit, new AtomicBoolean(),
+      distribution);
+  }
+
+  private static Outcome run(Connection conn, TableName table, Mix mix, KeySpace keys,
+    int threads, double seconds, long insertLimit, AtomicBoolean stop,
+    KeyDistribution distribution) throws Exception {
     AtomicLong ops = new AtomicLong();
+    KeyDistribution.Chooser chooser = distribution.over(keys);
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "pcm-load-" + mix.name());
       t.setDaemon(true);
@@ -101,7 +125,7 @@ public final class LoadDriver {
       List<Future<?>> futures = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
         futures.add(pool.submit(() -> {
-          worker(conn, table, mix, keys, insertLimit, deadline, stop, ops);
+          worker(conn, table, mix, keys, chooser, insertLimit, deadline, stop, ops);
           return null;
         }));
       }
@@ -115,7 +139,8 @@ public final class LoadDriver {
   }
 
   private static void worker(Connection conn, TableName table, Mix mix, KeySpace keys,
-    long insertLimit, long deadline, AtomicBoolean stop, AtomicLong ops) throws IOException {
+    KeyDistribution.Chooser chooser, long insertLimit, long deadline, AtomicBoolean stop,
+    AtomicLong ops) throws IOException {
     ThreadLocalRandom rnd = ThreadLocalRandom.current();
     byte[] value = new byte[FIELD_BYTES];
     boolean buffered = mix.insert() == 1;
@@ -128,7 +153,7 @@ public final class LoadDriver {
         }
         double p = rnd.nextDouble();
         if ((p -= mix.insert()) < 0) {
-          long n = keys.claim();
+          long n = keys.claim(insertLimit);
           if (insertLimit > 0 && n >= insertLimit) {
             break;
           }
@@ -143,19 +168,19 @@ public final class LoadDriver {
             t.put(put);
           }
         } else if ((p -= mix.update()) < 0) {
-          update(t, existing(keys, rnd), rnd, value);
+          update(t, key(chooser.next(rnd)), rnd, value);
         } else if ((p -= mix.read()) < 0) {
-          t.get(new Get(existing(keys, rnd)).addFamily(FAMILY));
+          t.get(new Get(key(chooser.next(rnd))).addFamily(FAMILY));
         } else if ((p -= mix.scan()) < 0) {
           int length = 1 + rnd.nextInt(MAX_SCAN_LENGTH);
-          try (ResultScanner s = t.getScanner(new Scan().withStartRow(existing(keys, rnd))
+          try (ResultScanner s = t.getScanner(new Scan().withStartRow(key(chooser.next(rnd)))
             .addFamily(FAMILY).setLimit(length).setCaching(length))) {
             while (s.next() != null) {
               // consume the range
             }
           }
         } else {
-          byte[] k = existing(keys, rnd);
+          byte[] k = key(chooser.next(rnd));
           t.get(new Get(k).addFamily(FAMILY));
           update(t, k, rnd, value);
         }
@@ -173,8 +198,4 @@ public final class LoadDriver {
     t.put(new Put(key).addColumn(FAMILY, QUALIFIERS[rnd.nextInt(FIELDS)], value.clone()));
   }
 
-  private static byte[] existing(KeySpace keys, ThreadLocalRandom rnd) {
-    long n = Math.max(1, keys.inserted());
-    return key(rnd.nextLong(n));
-  }
 }

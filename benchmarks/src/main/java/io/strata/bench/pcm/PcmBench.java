@@ -58,11 +58,13 @@ public final class PcmBench {
   static final double DEFAULT_SHARE = 0.4;
   /** The paper's node memory (8 GB), of which a policy takes its heap share. */
   static final long PAPER_NODE_RAM = 8L << 30;
-  static final List<String> PARTS = List.of("table3", "workloads", "adaptation",
-    "classification");
-  private static final String PARTS_LIST = "table3, workloads, adaptation, classification";
+  static final List<String> PARTS = List.of("table3", "workloads", "distributions",
+    "adaptation", "classification");
+  private static final String PARTS_LIST =
+    "table3, workloads, distributions, adaptation, classification";
   private static final String HEADER = "Runs the PCM paper's evaluation on 3 RegionServers in "
-    + "this JVM: Table III's bulk-load steps, PCM vs default per workload (Fig. 5), an adaptation "
+    + "this JVM: Table III's bulk-load steps, PCM vs default per workload (Fig. 5) and per key "
+    + "distribution (Fig. 6: uniform, Zipfian, latest), an adaptation "
     + "from bulk load to read-mostly under the watch loop, and the classification of YCSB's core "
     + "mixes; PCM against stock HBase 2.6 (primary baseline) and IncreasingToUpperBound"
     + "RegionSplitPolicy (secondary), --runs times with the order rotated. Writes report.md, results.json and PNG plots to --out. Parts: " + PARTS_LIST
@@ -218,6 +220,9 @@ public final class PcmBench {
               break;
             case "workloads":
               b.workloads(jobs);
+              break;
+            case "distributions":
+              b.distributions(jobs);
               break;
             case "adaptation":
               b.adaptation(jobs);

@@ -172,6 +172,29 @@ final class PcmReport {
       }
       sb.append("\n");
     }
+    if (r.distributions() != null) {
+      sb.append("## Per key distribution (Fig. 6)\n\n");
+      sb.append("RO-Read and RO-Scan with the records picked uniformly, by YCSB's scrambled "
+        + "Zipfian, and by its skewed-latest after 10 % more records were inserted (the paper's "
+        + "Latest test); a scan's start is picked that way, its length uniformly. Each side "
+        + "loads its table as in the per-workload comparison; each read phase after a major "
+        + "compaction.\n\n");
+      sb.append("| workload | keys | records | default ops/s | PCM ops/s | speed-up | spread | runs "
+        + "| increasing-to-upper-bound ops/s | vs increasing-to-upper-bound | paper |\n");
+      sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      for (Map.Entry<String, Map<String, PcmResult.Dataset>> e : r.distributions().entrySet()) {
+        for (Map.Entry<String, PcmResult.Dataset> k : e.getValue().entrySet()) {
+          PcmResult.Dataset d = k.getValue();
+          Double paper = PcmResults.PAPER_FIG6.getOrDefault(e.getKey() + "/" + k.getKey(), null);
+          sb.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %,.0f | %.2fx | %s | %d "
+            + "| %,.0f | %.2fx | %s |%n", e.getKey(), k.getKey(), d.records(),
+            n(d.defaultOpsPerS()), n(d.pcmOpsPerS()), n(d.speedup()), spread(d.spread()),
+            d.runs(), n(d.increasingOpsPerS()), n(d.speedupVsIncreasing()),
+            paper == null ? "not given" : String.format(Locale.ROOT, "%.1fx", paper)));
+        }
+      }
+      sb.append("\n");
+    }
     if (r.adaptation() != null) {
       sb.append("## Adaptation: bulk load, then read-mostly (YCSB B)\n\n");
       sb.append("| phase | expected | classified | policy applied after | ops/s |\n");

@@ -34,6 +34,7 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
   @JsonProperty("workloads") Map<String, Workload> workloads,
   @JsonProperty("classification") Classification classification,
   @JsonProperty("adaptation") Adaptation adaptation,
+  @JsonProperty("distributions") Map<String, Map<String, Dataset>> distributions,
   @JsonProperty("failed") Map<String, String> failed,
   @JsonProperty("monitoring") JsonNode monitoring) {
 
@@ -341,6 +342,17 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
         r.adaptRestarts < 0 ? null : r.adaptRestarts, switches,
         HeapTuner.of(r.adaptTuner));
     }
+    Map<String, Map<String, Dataset>> distributions = null;
+    if (!r.distributions.isEmpty()) {
+      distributions = new LinkedHashMap<>();
+      for (Map.Entry<String, Map<KeyDistribution, PcmResults.Workload>> m
+        : r.distributions.entrySet()) {
+        Map<String, Dataset> byDist = new LinkedHashMap<>();
+        m.getValue().forEach((d, w) -> byDist.put(d.label(),
+          dataset(r.distributionRecords.get(d), w.sides)));
+        distributions.put(m.getKey(), byDist);
+      }
+    }
     List<Baseline> baselines = new ArrayList<>();
     for (Side b : Side.BASELINES) {
       baselines.add(new Baseline(b.label(), b.splitPolicy(), new ArrayList<>(
@@ -349,7 +361,7 @@ record PcmResult(@JsonProperty("commit") String commit, @JsonProperty("date") St
     return new PcmResult(labels == null ? null : labels.commit(),
       labels == null ? null : labels.date(), labels == null ? null : labels.transport(),
       labels == null ? null : labels.emulation(), scale, r.seconds, r.runs, new Baselines(baselines.get(0),
-      baselines.get(1)), table3, workloads, classification, adaptation,
+      baselines.get(1)), table3, workloads, classification, adaptation, distributions,
       r.failed.isEmpty() ? null : new LinkedHashMap<>(r.failed), r.monitoring);
   }
 

@@ -24,6 +24,10 @@ final class PcmResults {
     "RO-Read", new double[] { 2.2, 1.8 },
     "RO-Scan", new double[] { 1.9, 1.9 });
   static final List<String> WORKLOADS = List.of("BL", "WO-Update", "RO-Read", "RO-Scan", "MixRW");
+  /** Fig. 6's speed-ups of PCM over the default (100 million records), by workload and keys. */
+  static final Map<String, Double> PAPER_FIG6 = Map.of(
+    "RO-Read/uniform", 1.5, "RO-Read/zipfian", 1.6, "RO-Read/latest", 1.2,
+    "RO-Scan/uniform", 2.7, "RO-Scan/zipfian", 2.5, "RO-Scan/latest", 2.9);
 
   /** One Table III step as measured in one run (0 based). */
   record Step(Table3Step step, int run, double opsPerSec, double seconds, int regions) {
@@ -134,6 +138,11 @@ final class PcmResults {
   final List<Step> table3 = new ArrayList<>();
   /** S.1 (the bulk load into one region) on the secondary baseline, run to ops/s. */
   final Map<Integer, Double> table3Secondary = new TreeMap<>();
+  /** Fig. 6: mix name to key distribution to the sides, and the records each read over. */
+  final Map<String, Map<KeyDistribution, Workload>> distributions = new LinkedHashMap<>();
+  final Map<KeyDistribution, Long> distributionRecords = new java.util.EnumMap<>(
+    KeyDistribution.class);
+
   /** Workload name to dataset records to the two sides. */
   final Map<String, Map<Long, Workload>> workloads = new LinkedHashMap<>();
   final List<Classification> classification = new ArrayList<>();
@@ -223,6 +232,13 @@ final class PcmResults {
 
   void workload(String name, long records, boolean isDefault, double ops) {
     workload(name, records, 0, isDefault ? Side.STOCK : Side.PCM, ops);
+  }
+
+  void distribution(String mix, KeyDistribution d, long records, int run, Side side,
+    double ops) {
+    distributions.computeIfAbsent(mix, k -> new LinkedHashMap<>())
+      .computeIfAbsent(d, k -> new Workload()).sides.put(side, run, ops);
+    distributionRecords.put(d, records);
   }
 
   void workload(String name, long records, int run, Side side, double ops) {

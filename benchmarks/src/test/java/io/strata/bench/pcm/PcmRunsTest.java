@@ -34,6 +34,33 @@ public class PcmRunsTest {
   }
 
   @Test
+  public void distributionsArePairedRunByRunPerMixAndKeys() {
+    PcmResults r = new PcmResults(PcmScale.QUICK, 1L << 30);
+    r.runs(2);
+    for (int run = 0; run < 2; run++) {
+      r.distribution("RO-Read", KeyDistribution.ZIPFIAN, 1000, run, Side.STOCK, 100);
+      r.distribution("RO-Read", KeyDistribution.ZIPFIAN, 1000, run, Side.PCM, 300 + 100 * run);
+      r.distribution("RO-Read", KeyDistribution.LATEST, 1100, run, Side.STOCK, 100);
+      r.distribution("RO-Read", KeyDistribution.LATEST, 1100, run, Side.PCM, 150);
+    }
+    PcmResult res = PcmResult.of(r);
+    PcmResult.Dataset zipf = res.distributions().get("RO-Read").get("zipfian");
+    assertEquals(1000, zipf.records());
+    assertEquals(3.5, zipf.speedup(), 1e-9);
+    assertEquals(2, zipf.runs());
+    assertEquals(3.0, zipf.spread().min(), 1e-9);
+    assertEquals(4.0, zipf.spread().max(), 1e-9);
+    assertEquals(1100, res.distributions().get("RO-Read").get("latest").records());
+    assertEquals(1.5, res.distributions().get("RO-Read").get("latest").speedup(), 1e-9);
+    // The part is in the report, with the paper's figure.
+    String report = new PcmReport(res, PcmScale.QUICK).markdown(List.of());
+    assertTrue(report, report.contains("| RO-Read | zipfian | 1,000 |"));
+    assertTrue(report, report.contains("1.6x"));
+    // Not run: no distributions in the JSON.
+    assertNull(PcmResult.of(new PcmResults(PcmScale.QUICK, 1L << 30)).distributions());
+  }
+
+  @Test
   public void speedupsArePairedRunByRunThenSummarised() {
     PcmResults r = new PcmResults(PcmScale.QUICK, 1L << 30);
     r.runs(3);
